@@ -1,0 +1,133 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp;
+
+use Nyholm\Psr7\Factory\Psr17Factory;
+use Psr\Http\Client\ClientInterface;
+use Psr\Http\Message\RequestFactoryInterface;
+use Psr\Http\Message\RequestInterface;
+use Psr\Http\Message\ResponseInterface;
+use Psr\Http\Message\StreamFactoryInterface;
+use Psr\Http\Message\StreamInterface;
+use Psr\Http\Message\UriFactoryInterface;
+use Psr\Http\Message\UriInterface;
+use WarmHttp\Internal\Batch;
+use WarmHttp\Internal\CurlOptions;
+use WarmHttp\Internal\CurlPool;
+use WarmHttp\Internal\Options;
+use WarmHttp\Internal\RequestGuard;
+use WarmHttp\Internal\Scheduler;
+use WarmHttp\Internal\Transfer;
+
+/**
+ * A PSR-18 client on the process-wide warm pool. Make as many as you like: every instance
+ * shares the same connections, DNS cache and TLS sessions. It is also a PSR-17 factory,
+ * so `$client->createRequest('GET', $url)` needs no other package.
+ */
+final class Client implements ClientInterface, RequestFactoryInterface, StreamFactoryInterface, UriFactoryInterface
+{
+    private readonly Options $options;
+
+    /** @var array<int, mixed> */
+    private readonly array $curlOptions;
+
+    private readonly Psr17Factory $factory;
+
+    /**
+     * @param array<string, mixed> $options see the README, "Options"; unknown names are refused
+     *
+     * @throws Exception\InvalidOptionException
+     */
+    public function __construct(array $options = [])
+    {
+        $this->options = Options::fromArray($options);
+        $this->curlOptions = CurlOptions::forClient($this->options);
+        $this->factory = new Psr17Factory();
+        CurlPool::get()->limitConnections($this->options->int('max_host_connections'), $this->options->int('max_total_connections'));
+    }
+
+    /** @param array<string, mixed> $options merged over this client's options */
+    public function withOptions(array $options): self
+    {
+        return new self($options + $this->options->given());
+    }
+
+    public function sendRequest(RequestInterface $request): ResponseInterface
+    {
+        $transfer = $this->start($request);
+        Scheduler::await($transfer);
+
+        return $transfer->response();
+    }
+
+    /** Starts the request now and returns at once; many can be in flight on the shared pool. */
+    public function sendAsync(RequestInterface $request): PendingResponse
+    {
+        return new PendingResponse($this->start($request));
+    }
+
+    /**
+     * Sends every request, at most $concurrency at a time, reading the input lazily.
+     *
+     * @template K of array-key
+     *
+     * @param iterable<K, RequestInterface>                                                   $requests
+     * @param null|callable(K, ResponseInterface|\Psr\Http\Client\ClientExceptionInterface, int): void $onProgress key, outcome, how many are done
+     *
+     * @return array<K, ResponseInterface|\Psr\Http\Client\ClientExceptionInterface> keyed and ordered like the input
+     */
+    public function sendAll(iterable $requests, int $concurrency = 50, ?callable $onProgress = null): array
+    {
+        if ($concurrency < 1) {
+            throw new \InvalidArgumentException(\sprintf('sendAll(): $concurrency must be at least 1, got %d.', $concurrency));
+        }
+
+        return (new Batch($this->start(...), $concurrency, $onProgress))->run($requests);
+    }
+
+    public function createRequest(string $method, $uri): RequestInterface
+    {
+        return $this->factory->createRequest($method, $uri);
+    }
+
+    public function createStream(string $content = ''): StreamInterface
+    {
+        return $this->factory->createStream($content);
+    }
+
+    public function createStreamFromFile(string $filename, string $mode = 'r'): StreamInterface
+    {
+        return $this->factory->createStreamFromFile($filename, $mode);
+    }
+
+    public function createStreamFromResource($resource): StreamInterface
+    {
+        return $this->factory->createStreamFromResource($resource);
+    }
+
+    public function createUri(string $uri = ''): UriInterface
+    {
+        return $this->factory->createUri($uri);
+    }
+
+    /** @throws Exception\RequestException before anything is sent */
+    private function start(RequestInterface $request): Transfer
+    {
+        foreach ($this->options->headers() as $name => $value) {
+            if (!$request->hasHeader($name)) {
+                $request = $request->withHeader($name, $value);
+            }
+        }
+        RequestGuard::check($request);
+        $transfer = new Transfer(
+            $request,
+            CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version')),
+            $this->options->int('max_response_bytes'),
+        );
+        CurlPool::get()->start($transfer);
+
+        return $transfer;
+    }
+}

@@ -1,0 +1,78 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal;
+
+use Psr\Http\Client\ClientExceptionInterface;
+use Psr\Http\Message\RequestInterface;
+use WarmHttp\Exception\NetworkException;
+use WarmHttp\Exception\RequestException;
+use WarmHttp\Exception\ResponseTooLargeException;
+use WarmHttp\Exception\TimeoutException;
+
+/**
+ * Turns a libcurl error number into the PSR-18 exception a user can act on.
+ *
+ * @internal
+ */
+final class CurlErrors
+{
+    /** The connection died under a request: on a reused connection, a safe request is retried. */
+    private const DEAD_CONNECTION = [\CURLE_GOT_NOTHING, \CURLE_SEND_ERROR, \CURLE_RECV_ERROR];
+
+    private const MEANING = [
+        \CURLE_COULDNT_RESOLVE_HOST => 'the host name could not be resolved',
+        \CURLE_COULDNT_CONNECT => 'the connection was refused or could not be made',
+        \CURLE_GOT_NOTHING => 'the server closed the connection without sending a response',
+        \CURLE_SEND_ERROR => 'the connection broke while sending the request',
+        \CURLE_RECV_ERROR => 'the connection broke while receiving the response (reset by peer?)',
+        \CURLE_PARTIAL_FILE => 'the response was truncated: the connection closed before the announced body length arrived',
+        \CURLE_WEIRD_SERVER_REPLY => 'the server sent something that is not a valid HTTP response',
+        \CURLE_UNSUPPORTED_PROTOCOL => 'the server sent an unsupported or malformed HTTP response',
+        \CURLE_SSL_CONNECT_ERROR => 'the TLS handshake failed',
+        \CURLE_SSL_PEER_CERTIFICATE => 'the server certificate could not be verified (set "cafile" to your CA bundle; "verify" => false only for testing)',
+        \CURLE_SSL_CACERT_BADFILE => 'the CA bundle given in "cafile" could not be read',
+        16 => 'an HTTP/2 framing error occurred', // CURLE_HTTP2, not defined by ext-curl
+        92 => 'the HTTP/2 stream was reset by the server', // CURLE_HTTP2_STREAM
+        \CURLE_BAD_CONTENT_ENCODING => 'the response body could not be decoded',
+    ];
+
+    public static function isDeadConnection(int $errno): bool
+    {
+        return \in_array($errno, self::DEAD_CONNECTION, true);
+    }
+
+    /** @param array<string, mixed> $curlInfo */
+    public static function toException(Transfer $transfer, int $errno, string $curlMessage, array $curlInfo): ClientExceptionInterface
+    {
+        $request = $transfer->request;
+
+        return match (true) {
+            $errno === \CURLE_OPERATION_TIMEDOUT => self::timeout($request, $curlInfo),
+            $errno === \CURLE_FILESIZE_EXCEEDED, $errno === \CURLE_ABORTED_BY_CALLBACK && $transfer->maxResponseBytes !== null => new ResponseTooLargeException($request, ResponseParser::describe(
+                $request,
+                \sprintf('the response body is larger than the %d bytes allowed by the "max_response_bytes" option; it was cut off', $transfer->maxResponseBytes ?? 0),
+            )),
+            $errno === \CURLE_TOO_MANY_REDIRECTS => new RequestException($request, ResponseParser::describe($request, 'too many redirects (see the "max_redirects" option)')),
+            $errno === \CURLE_UNSUPPORTED_PROTOCOL && (int) ($curlInfo['redirect_count'] ?? 0) > 0 => new RequestException($request, ResponseParser::describe($request, 'a redirect pointed to a scheme other than http or https and was refused')),
+            default => new NetworkException($request, ResponseParser::describe($request, \sprintf(
+                '%s (curl error %d: %s)',
+                self::MEANING[$errno] ?? 'a transport error occurred',
+                $errno,
+                $curlMessage,
+            )), $errno),
+        };
+    }
+
+    /** @param array<string, mixed> $curlInfo */
+    private static function timeout(RequestInterface $request, array $curlInfo): TimeoutException
+    {
+        $connected = (int) ($curlInfo['connect_time_us'] ?? 0) > 0 || ($curlInfo['num_connects'] ?? 1) === 0;
+        $what = $connected
+            ? \sprintf('no complete response within the "timeout" option (%.3f s elapsed)', (int) ($curlInfo['total_time_us'] ?? 0) / 1e6)
+            : 'no connection within the "connect_timeout" option';
+
+        return new TimeoutException($request, ResponseParser::describe($request, $what));
+    }
+}

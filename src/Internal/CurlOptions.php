@@ -1,0 +1,184 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal;
+
+use Psr\Http\Message\RequestInterface;
+
+/**
+ * Maps a Client's options and one request to CURLOPT_* arrays, one concern per function.
+ * The client part is computed once per Client; only the request part is built per request.
+ *
+ * @internal
+ */
+final class CurlOptions
+{
+    /** Bodies up to this size go as one string; larger or unsized ones are streamed. */
+    private const INLINE_BODY_BYTES = 1048576;
+
+    /** @return array<int, mixed> */
+    public static function forClient(Options $options): array
+    {
+        return self::transport($options)
+            + self::tls($options)
+            + self::timeouts($options)
+            + self::redirects($options)
+            + self::limits($options);
+    }
+
+    /**
+     * @param array<int, mixed> $clientOptions
+     *
+     * @return array<int, mixed>
+     */
+    public static function forRequest(RequestInterface $request, array $clientOptions, ?string $httpVersion): array
+    {
+        $uri = $request->getUri();
+        $https = strtolower($uri->getScheme()) === 'https';
+        $curl = $clientOptions
+            + [\CURLOPT_URL => (string) $uri->withFragment('')]
+            + self::version($httpVersion, $https)
+            + self::method($request)
+            + self::body($request);
+        $curl[\CURLOPT_HTTPHEADER] = self::headers($request, isset($curl[\CURLOPT_POSTFIELDS]) || isset($curl[\CURLOPT_INFILESIZE]));
+
+        return $curl;
+    }
+
+    /** @return array<int, mixed> */
+    private static function transport(Options $options): array
+    {
+        return [
+            \CURLOPT_RETURNTRANSFER => true,
+            \CURLOPT_HEADER => true,
+            \CURLOPT_PROTOCOLS => \CURLPROTO_HTTP | \CURLPROTO_HTTPS,
+            \CURLOPT_TCP_NODELAY => true,
+            // Servers and load balancers commonly drop idle connections after 60 s; retiring
+            // ours sooner avoids most first-reuse failures (curl's own default is 118 s).
+            \CURLOPT_MAXAGE_CONN => $options->int('max_idle_seconds') ?? 50,
+        ];
+    }
+
+    /** @return array<int, mixed> */
+    private static function tls(Options $options): array
+    {
+        $verify = $options->bool('verify');
+        $tls = [
+            \CURLOPT_SSL_VERIFYPEER => $verify,
+            \CURLOPT_SSL_VERIFYHOST => $verify ? 2 : 0,
+        ];
+        $cafile = $options->string('cafile');
+        if ($cafile !== null) {
+            $tls[\CURLOPT_CAINFO] = $cafile;
+        }
+
+        return $tls;
+    }
+
+    /** @return array<int, mixed> */
+    private static function timeouts(Options $options): array
+    {
+        return [
+            \CURLOPT_TIMEOUT_MS => (int) round($options->float('timeout') * 1000),
+            \CURLOPT_CONNECTTIMEOUT_MS => (int) round($options->float('connect_timeout') * 1000),
+        ];
+    }
+
+    /** @return array<int, mixed> */
+    private static function redirects(Options $options): array
+    {
+        if (!$options->bool('follow_redirects')) {
+            return [\CURLOPT_FOLLOWLOCATION => false];
+        }
+
+        return [
+            \CURLOPT_FOLLOWLOCATION => true,
+            \CURLOPT_MAXREDIRS => $options->int('max_redirects') ?? 5,
+            \CURLOPT_REDIR_PROTOCOLS => \CURLPROTO_HTTP | \CURLPROTO_HTTPS,
+        ];
+    }
+
+    /** @return array<int, mixed> */
+    private static function limits(Options $options): array
+    {
+        $max = $options->int('max_response_bytes');
+
+        // MAXFILESIZE stops early when Content-Length announces too much; the progress
+        // callback set per transfer catches bodies of unannounced size.
+        return $max === null ? [] : [\CURLOPT_MAXFILESIZE => $max];
+    }
+
+    /** @return array<int, mixed> */
+    private static function version(?string $httpVersion, bool $https): array
+    {
+        return match (true) {
+            $httpVersion === '1.1' => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1],
+            $httpVersion === '2' && !$https => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE, \CURLOPT_PIPEWAIT => true],
+            $https => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2TLS, \CURLOPT_PIPEWAIT => true],
+            default => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1],
+        };
+    }
+
+    /** @return array<int, mixed> */
+    private static function method(RequestInterface $request): array
+    {
+        return match ($request->getMethod()) {
+            'GET' => [\CURLOPT_HTTPGET => true],
+            'HEAD' => [\CURLOPT_NOBODY => true],
+            default => [\CURLOPT_CUSTOMREQUEST => $request->getMethod()],
+        };
+    }
+
+    /** @return array<int, mixed> */
+    private static function body(RequestInterface $request): array
+    {
+        $body = $request->getBody();
+        $size = $body->getSize();
+        if ($size === 0 || ($size === null && !$body->isReadable())) {
+            return self::emptyBody($request);
+        }
+        if ($size !== null && $size <= self::INLINE_BODY_BYTES) {
+            if ($body->isSeekable()) {
+                $body->rewind();
+            }
+
+            return [\CURLOPT_POSTFIELDS => $body->getContents()];
+        }
+        if ($body->isSeekable()) {
+            $body->rewind();
+        }
+
+        return [
+            \CURLOPT_UPLOAD => true,
+            \CURLOPT_INFILESIZE => $size ?? -1,
+            \CURLOPT_READFUNCTION => static fn ($ch, $fd, int $length): string => $body->read($length),
+        ];
+    }
+
+    /** @return array<int, mixed> */
+    private static function emptyBody(RequestInterface $request): array
+    {
+        // POST and PUT announce an empty body explicitly; GET and friends send none.
+        return \in_array($request->getMethod(), ['POST', 'PUT', 'PATCH'], true) ? [\CURLOPT_POSTFIELDS => ''] : [];
+    }
+
+    /** @return list<string> */
+    private static function headers(RequestInterface $request, bool $hasBody): array
+    {
+        $lines = [];
+        foreach ($request->getHeaders() as $name => $values) {
+            $lower = strtolower((string) $name);
+            if ($lower === 'content-length' && $hasBody) {
+                continue; // curl writes the true length of what it sends
+            }
+            foreach ($values as $value) {
+                $lines[] = $name . ': ' . $value;
+            }
+        }
+        // No "Expect: 100-continue" round trip: it costs an RTT for every body over 1 KiB.
+        $lines[] = 'Expect:';
+
+        return $lines;
+    }
+}

@@ -1,0 +1,240 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal;
+
+use WarmHttp\PoolStats;
+
+/**
+ * The one owner of the process-wide curl state: a multi handle (the connection cache, so every
+ * Client in the process shares warm connections and HTTP/2 streams), a share handle (DNS cache
+ * and TLS sessions) and recycled easy handles. It knows its pid: a forked child gets a new pool.
+ *
+ * @internal
+ */
+final class CurlPool
+{
+    private const SPARE_HANDLES = 64;
+
+    private static ?self $instance = null;
+
+    /**
+     * Pools of a parent process, kept alive in a forked child. Destroying them would run
+     * curl's cleanup on sockets the parent still uses (TLS close_notify, a final read).
+     *
+     * @var list<self>
+     */
+    private static array $inherited = [];
+
+    private readonly \CurlMultiHandle $multi;
+
+    private readonly \CurlShareHandle $share;
+
+    /** @var array<int, Transfer> in flight, by spl_object_id of their easy handle */
+    private array $active = [];
+
+    /** @var array<int, \CurlHandle> same keys as $active */
+    private array $handles = [];
+
+    /** @var list<\CurlHandle> */
+    private array $spare = [];
+
+    private readonly PoolCounters $counters;
+
+    private function __construct(public readonly int $pid)
+    {
+        $this->multi = curl_multi_init();
+        // One multi handle is the pool: HTTP/2 streams multiplex only on connections the same
+        // multi holds, and its per-host cap stays honest (a CONNECT share would bypass it).
+        curl_multi_setopt($this->multi, \CURLMOPT_PIPELINING, \CURLPIPE_MULTIPLEX);
+        $this->share = curl_share_init();
+        curl_share_setopt($this->share, \CURLSHOPT_SHARE, \CURL_LOCK_DATA_DNS);
+        curl_share_setopt($this->share, \CURLSHOPT_SHARE, \CURL_LOCK_DATA_SSL_SESSION);
+        $this->counters = new PoolCounters();
+    }
+
+    public static function get(): self
+    {
+        $pid = getmypid();
+        if (self::$instance === null || self::$instance->pid !== $pid) {
+            if (self::$instance !== null) {
+                self::$inherited[] = self::$instance;
+            }
+            self::$instance = new self((int) $pid);
+        }
+
+        return self::$instance;
+    }
+
+    public function __clone()
+    {
+        throw new \LogicException('The WarmHttp pool owns curl handles and cannot be cloned.');
+    }
+
+    public function __serialize(): array
+    {
+        throw new \LogicException('The WarmHttp pool owns curl handles and cannot be serialized.');
+    }
+
+    /** Sets the pool-wide connection caps (they concern the remote hosts, so they are per process). */
+    public function limitConnections(?int $perHost, ?int $total): void
+    {
+        if ($perHost !== null) {
+            curl_multi_setopt($this->multi, \CURLMOPT_MAX_HOST_CONNECTIONS, $perHost);
+        }
+        if ($total !== null) {
+            curl_multi_setopt($this->multi, \CURLMOPT_MAX_TOTAL_CONNECTIONS, $total);
+        }
+    }
+
+    public function start(Transfer $transfer, bool $freshConnection = false): void
+    {
+        $transfer->attempt();
+        $handle = array_pop($this->spare) ?? curl_init();
+        $options = $transfer->curlOptions + [\CURLOPT_SHARE => $this->share];
+        if ($transfer->maxResponseBytes !== null) {
+            $options += self::sizeGuard($transfer->maxResponseBytes);
+        }
+        if ($freshConnection) {
+            $options[\CURLOPT_FRESH_CONNECT] = true;
+        }
+        curl_setopt_array($handle, $options);
+        $id = spl_object_id($handle);
+        $this->active[$id] = $transfer;
+        $this->handles[$id] = $handle;
+        curl_multi_add_handle($this->multi, $handle);
+    }
+
+    /** Drives transfers until this one has settled, moving every other one along too. */
+    public function wait(Transfer $transfer): void
+    {
+        while (!$transfer->isSettled()) {
+            $this->tick();
+        }
+    }
+
+    /** One round: let curl work, settle what finished, then sleep until a socket is ready. */
+    public function tick(float $maxWaitSeconds = 1.0): void
+    {
+        if ($this->perform() || $this->active === []) {
+            return;
+        }
+        if (curl_multi_select($this->multi, $maxWaitSeconds) === -1) {
+            usleep(1000); // nothing to select on yet (resolving, or waiting out a retry)
+        }
+        $this->perform();
+    }
+
+    public function cancel(Transfer $transfer, \Psr\Http\Client\ClientExceptionInterface $reason): void
+    {
+        $id = array_search($transfer, $this->active, true);
+        if ($id !== false) {
+            $handle = $this->handles[$id];
+            unset($this->active[$id], $this->handles[$id]);
+            curl_multi_remove_handle($this->multi, $handle);
+            $this->recycle($handle);
+        }
+        $transfer->settle($reason);
+    }
+
+    /** Drops per-request state (transfers nobody waits for any more); warm connections stay. */
+    public function reset(\Closure $abandoned): void
+    {
+        foreach ($this->active as $transfer) {
+            $this->cancel($transfer, $abandoned($transfer));
+        }
+    }
+
+    public function inFlight(): int
+    {
+        return \count($this->active);
+    }
+
+    public function stats(): PoolStats
+    {
+        return $this->counters->snapshot(\count($this->active));
+    }
+
+    /** @return bool whether any transfer settled */
+    private function perform(): bool
+    {
+        do {
+            $status = curl_multi_exec($this->multi, $running);
+        } while ($status === \CURLM_CALL_MULTI_PERFORM);
+        $settled = false;
+        while (($message = curl_multi_info_read($this->multi)) !== false) {
+            if ($message['msg'] === \CURLMSG_DONE) {
+                $this->finish($message['handle'], $message['result']);
+                $settled = true;
+            }
+        }
+
+        return $settled;
+    }
+
+    private function finish(\CurlHandle $handle, int $errno): void
+    {
+        $id = spl_object_id($handle);
+        $transfer = $this->active[$id] ?? null;
+        unset($this->active[$id], $this->handles[$id]);
+        curl_multi_remove_handle($this->multi, $handle);
+        if ($transfer === null) {
+            $this->recycle($handle);
+
+            return;
+        }
+        $info = CurlInfo::read($handle);
+        $this->counters->record($transfer->request->getUri()->getHost(), $info);
+        if ($errno !== \CURLE_OK && $this->shouldRetry($transfer, $errno, $info)) {
+            $this->recycle($handle);
+            $this->counters->retried();
+            $this->start($transfer, freshConnection: true);
+
+            return;
+        }
+        $outcome = $errno === \CURLE_OK
+            ? ResponseParser::tryParse($transfer->request, (string) curl_multi_getcontent($handle), (int) $info['header_size'], $info)
+            : CurlErrors::toException($transfer, $errno, curl_error($handle), $info);
+        $this->recycle($handle);
+        $transfer->settle($outcome);
+    }
+
+    /**
+     * A connection that died while idle shows up on its first reuse. Retry once, on a fresh
+     * connection, and only what is safe to send twice: a POST is never silently re-sent.
+     *
+     * @param array<string, mixed> $info
+     */
+    private function shouldRetry(Transfer $transfer, int $errno, array $info): bool
+    {
+        return $transfer->attempts() === 1
+            && CurlErrors::isDeadConnection($errno)
+            && $info['num_connects'] === 0
+            && $transfer->isSafeToRetry();
+    }
+
+    /** @return array<int, mixed> */
+    private static function sizeGuard(int $maxBytes): array
+    {
+        return [
+            \CURLOPT_NOPROGRESS => false,
+            \CURLOPT_XFERINFOFUNCTION => static fn ($ch, int $dlTotal, int $dlNow): int => $dlNow > $maxBytes ? 1 : 0,
+        ];
+    }
+
+    private function recycle(\CurlHandle $handle): void
+    {
+        if (\count($this->spare) >= self::SPARE_HANDLES) {
+            return; // dropped: curl frees it
+        }
+        // Callbacks hold closures (and the objects they capture): clear them before the reset,
+        // as Guzzle does, so nothing of one request survives into the next.
+        curl_setopt($handle, \CURLOPT_READFUNCTION, null);
+        curl_setopt($handle, \CURLOPT_XFERINFOFUNCTION, null);
+        curl_setopt($handle, \CURLOPT_HEADERFUNCTION, null);
+        curl_setopt($handle, \CURLOPT_WRITEFUNCTION, null);
+        curl_reset($handle);
+        $this->spare[] = $handle;
+    }
+}

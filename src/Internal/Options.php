@@ -1,0 +1,191 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal;
+
+use WarmHttp\Exception\InvalidOptionException;
+
+/**
+ * The validated options of one Client. The list, with types and defaults, is documented in
+ * the README ("Options"); an unknown name or a wrong type is refused here, never ignored.
+ *
+ * @internal
+ */
+final class Options
+{
+    /** @var array<string, array{string, mixed}> name => [type, default] */
+    private const SCHEMA = [
+        'verify' => ['bool', true],
+        'cafile' => ['?file', null],
+        'timeout' => ['seconds', 30.0],
+        'connect_timeout' => ['seconds', 10.0],
+        'http_version' => ['?version', null],
+        'max_host_connections' => ['?count', null],
+        'max_total_connections' => ['?count', null],
+        'follow_redirects' => ['bool', false],
+        'max_redirects' => ['count', 5],
+        'max_response_bytes' => ['?count', null],
+        'max_idle_seconds' => ['count', 50],
+        'headers' => ['headers', []],
+        'relay' => ['?string', null],
+        'relay_sync' => ['bool', false],
+    ];
+
+    /**
+     * @param array<string, mixed> $values
+     * @param array<string, mixed> $given
+     */
+    private function __construct(private readonly array $values, private readonly array $given)
+    {
+    }
+
+    /** @return array<string, mixed> the options as the user gave them */
+    public function given(): array
+    {
+        return $this->given;
+    }
+
+    /** @param array<mixed> $given */
+    public static function fromArray(array $given): self
+    {
+        $values = [];
+        /** @var array<string, mixed> $given */
+        foreach ($given as $name => $value) {
+            if (!\is_string($name) || !isset(self::SCHEMA[$name])) {
+                throw self::unknown((string) $name);
+            }
+            $values[$name] = self::check($name, self::SCHEMA[$name][0], $value);
+        }
+        foreach (self::SCHEMA as $name => [, $default]) {
+            $values[$name] ??= $default;
+        }
+
+        return new self($values, $given);
+    }
+
+    /** @return list<string> */
+    public static function names(): array
+    {
+        return array_keys(self::SCHEMA);
+    }
+
+    public function bool(string $name): bool
+    {
+        return (bool) $this->values[$name];
+    }
+
+    public function float(string $name): float
+    {
+        $value = $this->values[$name];
+
+        return \is_int($value) || \is_float($value) ? (float) $value : 0.0;
+    }
+
+    public function int(string $name): ?int
+    {
+        $value = $this->values[$name];
+
+        return \is_int($value) ? $value : null;
+    }
+
+    public function string(string $name): ?string
+    {
+        $value = $this->values[$name];
+
+        return \is_string($value) ? $value : null;
+    }
+
+    /** @return array<string, string> */
+    public function headers(): array
+    {
+        /** @var array<string, string> */
+        return $this->values['headers'];
+    }
+
+    private static function unknown(string $name): InvalidOptionException
+    {
+        $hint = '';
+        foreach (array_keys(self::SCHEMA) as $known) {
+            if (levenshtein($name, $known) <= 2) {
+                $hint = \sprintf(' Did you mean "%s"?', $known);
+                break;
+            }
+        }
+
+        return new InvalidOptionException(\sprintf(
+            'Unknown WarmHttp option "%s".%s Known options: %s.',
+            $name,
+            $hint,
+            implode(', ', array_keys(self::SCHEMA)),
+        ));
+    }
+
+    private static function check(string $name, string $type, mixed $value): mixed
+    {
+        if ($value === null && str_starts_with($type, '?')) {
+            return null;
+        }
+
+        return match (ltrim($type, '?')) {
+            'bool' => \is_bool($value) ? $value : throw self::wrong($name, 'a bool', $value),
+            'string' => \is_string($value) && $value !== '' ? $value : throw self::wrong($name, 'a non-empty string', $value),
+            'seconds' => self::seconds($name, $value),
+            'count' => \is_int($value) && $value > 0 ? $value : throw self::wrong($name, 'a positive int', $value),
+            'version' => \in_array($value, ['1.1', '2'], true) ? $value : throw self::wrong($name, '"1.1" or "2"', $value),
+            'file' => self::file($name, $value),
+            'headers' => self::headerMap($name, $value),
+            default => throw new \LogicException("No checker for option type $type"),
+        };
+    }
+
+    private static function seconds(string $name, mixed $value): float
+    {
+        if ((\is_int($value) || \is_float($value)) && $value >= 0) {
+            return (float) $value;
+        }
+
+        throw self::wrong($name, 'a number of seconds >= 0 (0 means no limit)', $value);
+    }
+
+    private static function file(string $name, mixed $value): string
+    {
+        if (!\is_string($value)) {
+            throw self::wrong($name, 'a path to a readable file', $value);
+        }
+        if (!is_file($value) || !is_readable($value)) {
+            throw new InvalidOptionException(\sprintf('Option "%s": the file "%s" does not exist or is not readable.', $name, $value));
+        }
+
+        return $value;
+    }
+
+    /** @return array<string, string> */
+    private static function headerMap(string $name, mixed $value): array
+    {
+        if (!\is_array($value)) {
+            throw self::wrong($name, 'an array of header name => string value', $value);
+        }
+        foreach ($value as $header => $headerValue) {
+            if (!\is_string($header) || !\is_string($headerValue)) {
+                throw self::wrong($name, 'an array of header name => string value', $value);
+            }
+        }
+
+        /** @var array<string, string> $value */
+        return $value;
+    }
+
+    private static function wrong(string $name, string $expected, mixed $value): InvalidOptionException
+    {
+        $shown = \is_scalar($value) ? var_export($value, true) : get_debug_type($value);
+
+        return new InvalidOptionException(\sprintf(
+            'Option "%s" must be %s, got %s %s.',
+            $name,
+            $expected,
+            get_debug_type($value),
+            $shown,
+        ));
+    }
+}

@@ -1,0 +1,94 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal;
+
+use Psr\Http\Client\ClientExceptionInterface;
+use Psr\Http\Message\RequestInterface;
+use Psr\Http\Message\ResponseInterface;
+
+/**
+ * One request on its way through the pool: what to send, how, and, once settled, its outcome.
+ *
+ * @internal
+ */
+final class Transfer
+{
+    private ResponseInterface|ClientExceptionInterface|null $outcome = null;
+
+    private int $attempts = 0;
+
+    /** @var list<\Closure(self): void> */
+    private array $listeners = [];
+
+    /** @param array<int, mixed> $curlOptions */
+    public function __construct(
+        public readonly RequestInterface $request,
+        public readonly array $curlOptions,
+        public readonly ?int $maxResponseBytes,
+    ) {
+    }
+
+    public function isSettled(): bool
+    {
+        return $this->outcome !== null;
+    }
+
+    public function attempt(): int
+    {
+        return ++$this->attempts;
+    }
+
+    public function attempts(): int
+    {
+        return $this->attempts;
+    }
+
+    /** GET, HEAD, OPTIONS, PUT, DELETE, TRACE, or anything with an Idempotency-Key (RFC 9110 9.2.2). */
+    public function isSafeToRetry(): bool
+    {
+        return \in_array($this->request->getMethod(), ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'], true)
+            || $this->request->hasHeader('Idempotency-Key');
+    }
+
+    public function settle(ResponseInterface|ClientExceptionInterface $outcome): void
+    {
+        if ($this->outcome !== null) {
+            return;
+        }
+        $this->outcome = $outcome;
+        $listeners = $this->listeners;
+        $this->listeners = [];
+        foreach ($listeners as $listener) {
+            $listener($this);
+        }
+    }
+
+    /** @param \Closure(self): void $listener called once, when the transfer settles */
+    public function onSettle(\Closure $listener): void
+    {
+        if ($this->outcome !== null) {
+            $listener($this);
+
+            return;
+        }
+        $this->listeners[] = $listener;
+    }
+
+    public function outcome(): ResponseInterface|ClientExceptionInterface|null
+    {
+        return $this->outcome;
+    }
+
+    /** @throws ClientExceptionInterface */
+    public function response(): ResponseInterface
+    {
+        $outcome = $this->outcome ?? throw new \LogicException('The transfer has not settled yet.');
+        if ($outcome instanceof ClientExceptionInterface) {
+            throw $outcome;
+        }
+
+        return $outcome;
+    }
+}

@@ -1,0 +1,58 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Rig;
+
+/**
+ * A private directory under sys_get_temp_dir(), removed with everything in it.
+ *
+ * @internal test/bench tooling
+ */
+final class TempDir
+{
+    private bool $removed = false;
+
+    private function __construct(private readonly string $path)
+    {
+    }
+
+    public static function create(string $prefix): self
+    {
+        $path = sprintf('%s/warmhttp-%s-%d-%s', rtrim(sys_get_temp_dir(), '/'), $prefix, getmypid(), bin2hex(random_bytes(4)));
+        if (!@mkdir($path, 0o700, true)) {
+            throw new RigException(sprintf('Cannot create the rig temp dir %s: %s', $path, error_get_last()['message'] ?? 'unknown error'));
+        }
+
+        return new self($path);
+    }
+
+    public function path(string $child = ''): string
+    {
+        return '' === $child ? $this->path : $this->path.'/'.$child;
+    }
+
+    public function remove(): void
+    {
+        if ($this->removed) {
+            return;
+        }
+        $this->removed = true;
+        self::removeTree($this->path);
+    }
+
+    private static function removeTree(string $path): void
+    {
+        if (is_link($path) || is_file($path)) {
+            @unlink($path);
+
+            return;
+        }
+        foreach (scandir($path) ?: [] as $entry) {
+            if ('.' !== $entry && '..' !== $entry) {
+                self::removeTree($path.'/'.$entry);
+            }
+        }
+        @rmdir($path);
+    }
+}
