@@ -16,7 +16,9 @@ use Psr\Http\Message\UriInterface;
 use WarmHttp\Internal\Batch;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
+use WarmHttp\Internal\ErrorLogLogger;
 use WarmHttp\Internal\Options;
+use WarmHttp\Internal\Relay\Dispatcher;
 use WarmHttp\Internal\RequestGuard;
 use WarmHttp\Internal\Scheduler;
 use WarmHttp\Internal\Transfer;
@@ -34,6 +36,8 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
     private readonly array $curlOptions;
 
     private readonly Psr17Factory $factory;
+
+    private ?Dispatcher $dispatcher = null;
 
     /**
      * @param array<string, mixed> $options see the README, "Options"; unknown names are refused
@@ -112,8 +116,41 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
         return $this->factory->createUri($uri);
     }
 
+    /**
+     * Fire-and-forget: hands the request to the relay (the `relay` option) and returns once the
+     * relay has durably spooled it. If the relay is down or refuses, the request is sent after
+     * the response has gone to the browser instead, and a warning is logged: never dropped.
+     *
+     * @throws Exception\RequestException before anything is sent
+     */
+    public function dispatch(RequestInterface $request): void
+    {
+        $request = $this->prepare($request);
+        $this->dispatcher ??= new Dispatcher(
+            $this->options->relay(),
+            $this->options->string('relay_token'),
+            $this->options->logger() ?? new ErrorLogLogger(),
+            fn (RequestInterface $late): ResponseInterface => $this->sendRequest($late),
+        );
+        $this->dispatcher->dispatch($request);
+    }
+
     /** @throws Exception\RequestException before anything is sent */
     private function start(RequestInterface $request): Transfer
+    {
+        $request = $this->prepare($request);
+        $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'));
+        $relay = $this->options->relay();
+        if ($relay !== null && $this->options->bool('relay_sync')) {
+            $curl = CurlOptions::throughRelay($curl, $request, $relay, $this->options->string('relay_token'));
+        }
+        $transfer = new Transfer($request, $curl, $this->options->int('max_response_bytes'));
+        CurlPool::get()->start($transfer);
+
+        return $transfer;
+    }
+
+    private function prepare(RequestInterface $request): RequestInterface
     {
         foreach ($this->options->headers() as $name => $value) {
             if (!$request->hasHeader($name)) {
@@ -121,13 +158,7 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
             }
         }
         RequestGuard::check($request);
-        $transfer = new Transfer(
-            $request,
-            CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version')),
-            $this->options->int('max_response_bytes'),
-        );
-        CurlPool::get()->start($transfer);
 
-        return $transfer;
+        return $request;
     }
 }

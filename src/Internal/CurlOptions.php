@@ -46,6 +46,37 @@ final class CurlOptions
         return $curl;
     }
 
+    /**
+     * Sends the request to the relay's sync mode instead: absolute-form target over the relay's
+     * socket, so the relay's warm upstream connections serve processes that keep none (PHP-FPM).
+     *
+     * @param array<int, mixed> $curl
+     *
+     * @return array<int, mixed>
+     */
+    public static function throughRelay(array $curl, RequestInterface $request, RelayAddress $relay, ?string $token): array
+    {
+        $curl[\CURLOPT_REQUEST_TARGET] = $curl[\CURLOPT_URL];
+        $curl[\CURLOPT_URL] = $relay->curlUrl();
+        if ($relay->socketPath !== null) {
+            $curl[\CURLOPT_UNIX_SOCKET_PATH] = $relay->socketPath;
+        }
+        $curl[\CURLOPT_HTTP_VERSION] = \CURL_HTTP_VERSION_1_1;
+        unset($curl[\CURLOPT_PIPEWAIT]);
+        /** @var list<string> $headers */
+        $headers = $curl[\CURLOPT_HTTPHEADER];
+        $headers[] = 'X-WarmHttp-Mode: sync';
+        if ($token !== null) {
+            $headers[] = 'X-WarmHttp-Token: ' . $token;
+        }
+        if (!$request->hasHeader('Host')) {
+            $headers[] = 'Host: ' . $request->getUri()->getAuthority();
+        }
+        $curl[\CURLOPT_HTTPHEADER] = $headers;
+
+        return $curl;
+    }
+
     /** @return array<int, mixed> */
     private static function transport(Options $options): array
     {

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace WarmHttp\Internal;
 
+use Psr\Log\LoggerInterface;
 use WarmHttp\Exception\InvalidOptionException;
 
 /**
@@ -28,8 +29,10 @@ final class Options
         'max_response_bytes' => ['?count', null],
         'max_idle_seconds' => ['count', 50],
         'headers' => ['headers', []],
-        'relay' => ['?string', null],
+        'relay' => ['?relay', null],
+        'relay_token' => ['?string', null],
         'relay_sync' => ['bool', false],
+        'logger' => ['?logger', null],
     ];
 
     /**
@@ -96,6 +99,20 @@ final class Options
         return \is_string($value) ? $value : null;
     }
 
+    public function relay(): ?RelayAddress
+    {
+        $value = $this->values['relay'];
+
+        return $value instanceof RelayAddress ? $value : null;
+    }
+
+    public function logger(): ?LoggerInterface
+    {
+        $value = $this->values['logger'];
+
+        return $value instanceof LoggerInterface ? $value : null;
+    }
+
     /** @return array<string, string> */
     public function headers(): array
     {
@@ -135,6 +152,8 @@ final class Options
             'version' => \in_array($value, ['1.1', '2'], true) ? $value : throw self::wrong($name, '"1.1" or "2"', $value),
             'file' => self::file($name, $value),
             'headers' => self::headerMap($name, $value),
+            'relay' => \is_string($value) ? RelayAddress::parse($value) : throw self::wrong($name, 'a relay address such as unix:///run/warmhttp/relay.sock', $value),
+            'logger' => $value instanceof LoggerInterface ? $value : throw self::wrong($name, 'a PSR-3 Psr\Log\LoggerInterface', $value),
             default => throw new \LogicException("No checker for option type $type"),
         };
     }

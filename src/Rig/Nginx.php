@@ -84,15 +84,18 @@ final class Nginx
     }
 
     /**
-     * @param 'h2'|'h1tls'|'plain' $listener
+     * @param string $listener 'h2', 'h1tls' or 'plain'
      */
     public function port(string $listener): int
     {
-        return $this->ports[$listener] ?? throw new \InvalidArgumentException(sprintf('Unknown listener "%s", expected one of: %s.', $listener, implode(', ', self::LISTENERS)));
+        return match ($listener) {
+            'h2', 'h1tls', 'plain' => $this->ports[$listener],
+            default => throw new \InvalidArgumentException(sprintf('Unknown listener "%s", expected one of: %s.', $listener, implode(', ', self::LISTENERS))),
+        };
     }
 
     /**
-     * @param 'h2'|'h1tls'|'plain' $listener
+     * @param string $listener 'h2', 'h1tls' or 'plain'
      */
     public function url(string $listener, string $path = '/fast'): string
     {

@@ -48,10 +48,22 @@ final class OriginRequest
         $path = (string) parse_url($target, \PHP_URL_PATH);
         parse_str((string) parse_url($target, \PHP_URL_QUERY), $query);
 
-        return new self($method, $target, $path, array_map(
-            static fn (mixed $value): string => \is_string($value) ? $value : '',
-            $query,
-        ), $headers, $head, $body);
+        return new self($method, $target, $path, self::strings($query), $headers, $head, $body);
+    }
+
+    /**
+     * @param array<mixed> $query
+     *
+     * @return array<string, string>
+     */
+    private static function strings(array $query): array
+    {
+        $strings = [];
+        foreach ($query as $name => $value) {
+            $strings[(string) $name] = \is_string($value) ? $value : '';
+        }
+
+        return $strings;
     }
 
     public function query(string $name, string $default = ''): string
