@@ -4,7 +4,7 @@ declare(strict_types=1);
 
 /*
  * Latency-adding TCP proxy of the WarmHttp test rig (see WarmHttp\Rig\LatencyProxy).
- * Usage: php bin/rig-proxy.php DIR TARGET_HOST TARGET_PORT ONE_WAY_DELAY_MS
+ * Usage: php bin/rig-proxy.php DIR TARGET_HOST TARGET_PORT ONE_WAY_DELAY_MS [HANDSHAKE=1|0]
  */
 
 use WarmHttp\Rig\Server\ChildRuntime;
@@ -17,4 +17,4 @@ if ($argc < 5 || !is_dir($argv[1])) {
     exit(2);
 }
 
-(new ProxyServer(new ChildRuntime($argv[1]), $argv[2], (int) $argv[3], (float) $argv[4] / 1000))->run();
+(new ProxyServer(new ChildRuntime($argv[1]), $argv[2], (int) $argv[3], (float) $argv[4] / 1000, '0' !== ($argv[5] ?? '1')))->run();

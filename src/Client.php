@@ -139,7 +139,7 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
     private function start(RequestInterface $request): Transfer
     {
         $request = $this->prepare($request);
-        $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'));
+        $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), Transfer::isSafeToResend($request));
         $relay = $this->options->relay();
         if ($relay !== null && $this->options->bool('relay_sync')) {
             $curl = CurlOptions::throughRelay($curl, $request, $relay, $this->options->string('relay_token'));

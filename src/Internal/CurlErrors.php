@@ -27,6 +27,7 @@ final class CurlErrors
         \CURLE_GOT_NOTHING => 'the server closed the connection without sending a response',
         \CURLE_SEND_ERROR => 'the connection broke while sending the request',
         \CURLE_RECV_ERROR => 'the connection broke while receiving the response (reset by peer?)',
+        65 => 'the reused connection died after the request was sent, and the server may have received it; it was not re-sent because the method is not idempotent (send an Idempotency-Key header to allow a retry)', // CURLE_SEND_FAIL_REWIND
         \CURLE_PARTIAL_FILE => 'the response was truncated: the connection closed before the announced body length arrived',
         \CURLE_WEIRD_SERVER_REPLY => 'the server sent something that is not a valid HTTP response',
         \CURLE_UNSUPPORTED_PROTOCOL => 'the server sent an unsupported or malformed HTTP response',

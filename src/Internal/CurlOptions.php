@@ -32,7 +32,7 @@ final class CurlOptions
      *
      * @return array<int, mixed>
      */
-    public static function forRequest(RequestInterface $request, array $clientOptions, ?string $httpVersion): array
+    public static function forRequest(RequestInterface $request, array $clientOptions, ?string $httpVersion, bool $safeToResend): array
     {
         $uri = $request->getUri();
         $https = strtolower($uri->getScheme()) === 'https';
@@ -40,7 +40,7 @@ final class CurlOptions
             + [\CURLOPT_URL => (string) $uri->withFragment('')]
             + self::version($httpVersion, $https)
             + self::method($request)
-            + self::body($request);
+            + self::body($request, $safeToResend);
         $curl[\CURLOPT_HTTPHEADER] = self::headers($request, isset($curl[\CURLOPT_POSTFIELDS]) || isset($curl[\CURLOPT_INFILESIZE]));
 
         return $curl;
@@ -161,23 +161,26 @@ final class CurlOptions
         };
     }
 
-    /** @return array<int, mixed> */
-    private static function body(RequestInterface $request): array
+    /**
+     * libcurl 7.88 re-sends a request by itself when a reused connection dies before any
+     * response byte arrives (Curl_retry_request), even a POST the server may have processed.
+     * A body fed through READFUNCTION cannot be rewound, so libcurl fails with
+     * CURLE_SEND_FAIL_REWIND instead: that is how a non-idempotent request is never re-sent.
+     *
+     * @return array<int, mixed>
+     */
+    private static function body(RequestInterface $request, bool $safeToResend): array
     {
         $body = $request->getBody();
         $size = $body->getSize();
         if ($size === 0 || ($size === null && !$body->isReadable())) {
-            return self::emptyBody($request);
-        }
-        if ($size !== null && $size <= self::INLINE_BODY_BYTES) {
-            if ($body->isSeekable()) {
-                $body->rewind();
-            }
-
-            return [\CURLOPT_POSTFIELDS => $body->getContents()];
+            return self::emptyBody($request, $safeToResend);
         }
         if ($body->isSeekable()) {
             $body->rewind();
+        }
+        if ($safeToResend && $size !== null && $size <= self::INLINE_BODY_BYTES) {
+            return [\CURLOPT_POSTFIELDS => $body->getContents()];
         }
 
         return [
@@ -188,10 +191,17 @@ final class CurlOptions
     }
 
     /** @return array<int, mixed> */
-    private static function emptyBody(RequestInterface $request): array
+    private static function emptyBody(RequestInterface $request, bool $safeToResend): array
     {
         // POST and PUT announce an empty body explicitly; GET and friends send none.
-        return \in_array($request->getMethod(), ['POST', 'PUT', 'PATCH'], true) ? [\CURLOPT_POSTFIELDS => ''] : [];
+        $curl = \in_array($request->getMethod(), ['POST', 'PUT', 'PATCH'], true) ? [\CURLOPT_POSTFIELDS => ''] : [];
+        // With no body there is nothing that fails to rewind, so libcurl's silent re-send on
+        // a dead reused connection cannot be stopped: such a request takes a new connection.
+        if (!$safeToResend) {
+            $curl[\CURLOPT_FRESH_CONNECT] = true;
+        }
+
+        return $curl;
     }
 
     /** @return list<string> */

@@ -211,7 +211,7 @@ final class CurlPool
         return $transfer->attempts() === 1
             && CurlErrors::isDeadConnection($errno)
             && $info['num_connects'] === 0
-            && $transfer->isSafeToRetry();
+            && Transfer::isSafeToResend($transfer->request);
     }
 
     /** @return array<int, mixed> */

@@ -46,10 +46,10 @@ final class Transfer
     }
 
     /** GET, HEAD, OPTIONS, PUT, DELETE, TRACE, or anything with an Idempotency-Key (RFC 9110 9.2.2). */
-    public function isSafeToRetry(): bool
+    public static function isSafeToResend(RequestInterface $request): bool
     {
-        return \in_array($this->request->getMethod(), ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'], true)
-            || $this->request->hasHeader('Idempotency-Key');
+        return \in_array($request->getMethod(), ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'], true)
+            || $request->hasHeader('Idempotency-Key');
     }
 
     public function settle(ResponseInterface|ClientExceptionInterface $outcome): void

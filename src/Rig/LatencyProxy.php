@@ -9,6 +9,10 @@ namespace WarmHttp\Rig;
  * it costs +rtt. Carries bytes only, so TLS passes through: https://127.0.0.1:port() reaches
  * the target with the rig certificate intact.
  *
+ * A userspace proxy cannot delay the TCP handshake itself (the kernel answers the SYN), so by
+ * default a new connection's first client bytes are held one extra RTT: a cold HTTPS request
+ * then costs 3 RTT (TCP + TLS 1.3 + request) as on a real network, a warm one 1 RTT.
+ *
  * @internal test/bench tooling
  */
 final class LatencyProxy
@@ -21,12 +25,12 @@ final class LatencyProxy
     {
     }
 
-    public static function start(string $targetHost, int $targetPort, float $rttMs, string $scheme = 'https'): self
+    public static function start(string $targetHost, int $targetPort, float $rttMs, string $scheme = 'https', bool $simulateHandshake = true): self
     {
         if ($rttMs < 0) {
             throw new \InvalidArgumentException(sprintf('rttMs must be >= 0, got %s.', $rttMs));
         }
-        $child = ChildProcess::start('rig-proxy.php', [$targetHost, (string) $targetPort, (string) ($rttMs / 2)], 'The latency proxy (bin/rig-proxy.php)');
+        $child = ChildProcess::start('rig-proxy.php', [$targetHost, (string) $targetPort, (string) ($rttMs / 2), $simulateHandshake ? '1' : '0'], 'The latency proxy (bin/rig-proxy.php)');
 
         return new self($child, $rttMs, $scheme);
     }

@@ -57,15 +57,16 @@ final class Rig
     }
 
     /**
-     * A new proxy adding $rttMs per round trip in front of one nginx listener; stopped when
-     * dropped or at shutdown.
+     * A new proxy adding $rttMs per round trip (and one RTT for each new connection's TCP
+     * handshake unless $simulateHandshake is false) in front of one nginx listener; stopped
+     * when dropped (keep it in a variable) or at shutdown.
      *
      * @param string $listener 'h2', 'h1tls' or 'plain'
      */
-    public function proxyTo(string $listener, float $rttMs): LatencyProxy
+    public function proxyTo(string $listener, float $rttMs, bool $simulateHandshake = true): LatencyProxy
     {
         $port = $this->nginx()->port($listener);
-        $proxy = LatencyProxy::start('127.0.0.1', $port, $rttMs, 'plain' === $listener ? 'http' : 'https');
+        $proxy = LatencyProxy::start('127.0.0.1', $port, $rttMs, 'plain' === $listener ? 'http' : 'https', $simulateHandshake);
         $this->children[] = \WeakReference::create($proxy);
 
         return $proxy;

@@ -15,7 +15,9 @@ final class CertificateTest extends TestCase
         try {
             self::assertFileExists($certificate->keyFile());
             $pem = (string) file_get_contents($certificate->certFile());
-            self::assertSame(1, openssl_x509_verify($pem, (string) openssl_pkey_get_public((string) file_get_contents($certificate->caFile()))));
+            $caKey = openssl_pkey_get_public((string) file_get_contents($certificate->caFile()));
+            self::assertNotFalse($caKey);
+            self::assertSame(1, openssl_x509_verify($pem, $caKey));
             $parsed = openssl_x509_parse($pem);
             self::assertIsArray($parsed);
             self::assertIsArray($parsed['extensions']);

@@ -19,12 +19,12 @@ final class CurlGet
     public static function fetch(string $url, array $options = [], ?\CurlHandle $handle = null): array
     {
         $handle ??= curl_init();
-        curl_setopt_array($handle, [
+        curl_setopt_array($handle, $options + [
             \CURLOPT_URL => $url,
             \CURLOPT_RETURNTRANSFER => true,
             \CURLOPT_CAINFO => Rig::shared()->caFile(),
             \CURLOPT_TIMEOUT_MS => 10_000,
-        ] + $options);
+        ]);
         $start = hrtime(true);
         $body = curl_exec($handle);
         $time = (hrtime(true) - $start) / 1e6;

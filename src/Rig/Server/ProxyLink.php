@@ -19,9 +19,12 @@ final class ProxyLink
      * @param resource $client
      * @param resource $upstream
      */
-    public function __construct(public readonly mixed $client, public readonly mixed $upstream, float $delaySeconds)
+    public function __construct(public readonly mixed $client, public readonly mixed $upstream, float $delaySeconds, bool $handshake)
     {
-        $this->up = new ProxyPipe($client, $upstream, $delaySeconds);
+        // The kernel completes the client's TCP handshake with our listening socket at once; a
+        // real one costs 1 RTT before the client can send, so its first bytes leave no earlier.
+        $notBefore = $handshake ? microtime(true) + 2 * $delaySeconds : 0.0;
+        $this->up = new ProxyPipe($client, $upstream, $delaySeconds, $notBefore);
         $this->down = new ProxyPipe($upstream, $client, $delaySeconds);
     }
 

@@ -7,6 +7,8 @@ namespace WarmHttp\Rig\Server;
 /**
  * One direction of a proxied connection: every chunk read from $from is held until
  * read time + delay, then written to $to in order; EOF travels the same way (as a half-close).
+ * $notBefore holds the first bytes back as if they had been sent only once the (simulated) TCP
+ * handshake completed.
  *
  * @internal test/bench tooling
  */
@@ -32,6 +34,7 @@ final class ProxyPipe
         public readonly mixed $from,
         public readonly mixed $to,
         private readonly float $delaySeconds,
+        private readonly float $notBefore = 0.0,
     ) {
         $this->queue = new \SplQueue();
     }
@@ -54,11 +57,11 @@ final class ProxyPipe
         $data = @fread($this->from, 65536);
         if (false === $data || ('' === $data && feof($this->from))) {
             $this->eofRead = true;
-            $this->queue->enqueue([$now + $this->delaySeconds, null]);
+            $this->queue->enqueue([$this->due($now), null]);
 
             return 0;
         }
-        $this->queue->enqueue([$now + $this->delaySeconds, $data]);
+        $this->queue->enqueue([$this->due($now), $data]);
         $this->held += \strlen($data);
 
         return \strlen($data);
@@ -95,6 +98,11 @@ final class ProxyPipe
     public function failed(): bool
     {
         return $this->failed;
+    }
+
+    private function due(float $now): float
+    {
+        return max($now, $this->notBefore) + $this->delaySeconds;
     }
 
     private function flush(): void

@@ -8,7 +8,8 @@ use WarmHttp\Rig\StatsFile;
 
 /**
  * The latency proxy's loop: accepts on 127.0.0.1:0, connects each client to the target and
- * delays every chunk by $delaySeconds in each direction, without ever sleeping.
+ * delays every chunk by $delaySeconds in each direction, without ever sleeping; with
+ * $handshake, a new connection's first bytes also wait out a simulated TCP handshake (1 RTT).
  *
  * @internal test/bench tooling
  */
@@ -26,6 +27,7 @@ final class ProxyServer
         private readonly string $targetHost,
         private readonly int $targetPort,
         private readonly float $delaySeconds,
+        private readonly bool $handshake,
     ) {
     }
 
@@ -102,7 +104,7 @@ final class ProxyServer
                 ++$this->stats['failedUpstream'];
                 SocketCloser::rst($client);
             } else {
-                $this->links[(int) $client] = new ProxyLink($client, $upstream, $this->delaySeconds);
+                $this->links[(int) $client] = new ProxyLink($client, $upstream, $this->delaySeconds, $this->handshake);
                 ++$this->stats['open'];
             }
             $this->saveStats(true);
