@@ -10,7 +10,7 @@ declare(strict_types=1);
 use WarmHttp\Rig\Server\ChildRuntime;
 use WarmHttp\Rig\Server\OriginServer;
 
-require __DIR__.'/rig-autoload.php';
+require __DIR__ . '/rig-autoload.php';
 
 if ($argc < 2 || !is_dir($argv[1])) {
     fwrite(STDERR, "usage: rig-origin.php DIR\n");

@@ -10,7 +10,7 @@ declare(strict_types=1);
 use WarmHttp\Rig\Server\ChildRuntime;
 use WarmHttp\Rig\Server\ProxyServer;
 
-require __DIR__.'/rig-autoload.php';
+require __DIR__ . '/rig-autoload.php';
 
 if ($argc < 5 || !is_dir($argv[1])) {
     fwrite(STDERR, "usage: rig-proxy.php DIR TARGET_HOST TARGET_PORT ONE_WAY_DELAY_MS\n");

@@ -14,6 +14,7 @@ use Psr\Http\Message\StreamInterface;
 use Psr\Http\Message\UriFactoryInterface;
 use Psr\Http\Message\UriInterface;
 use WarmHttp\Internal\Batch;
+use WarmHttp\Internal\BodyBuffer;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\ErrorLogLogger;
@@ -144,7 +145,7 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
         if ($relay !== null && $this->options->bool('relay_sync')) {
             $curl = CurlOptions::throughRelay($curl, $request, $relay, $this->options->string('relay_token'));
         }
-        $transfer = new Transfer($request, $curl, $this->options->int('max_response_bytes'));
+        $transfer = new Transfer($request, $curl, $this->options->int('max_response_bytes'), $this->options->bool('stream') ? new BodyBuffer() : null);
         CurlPool::get()->start($transfer);
 
         return $transfer;

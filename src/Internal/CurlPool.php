@@ -4,6 +4,9 @@ declare(strict_types=1);
 
 namespace WarmHttp\Internal;
 
+use Psr\Http\Client\ClientExceptionInterface;
+use Psr\Http\Message\ResponseInterface;
+use WarmHttp\Exception\NetworkException;
 use WarmHttp\PoolStats;
 
 /**
@@ -39,6 +42,11 @@ final class CurlPool
 
     /** @var list<\CurlHandle> */
     private array $spare = [];
+
+    /** @var array<int, Transfer> streamed transfers whose first body bytes arrived: settle them */
+    private array $headersIn = [];
+
+    private bool $bodyArrived = false;
 
     private readonly PoolCounters $counters;
 
@@ -99,8 +107,12 @@ final class CurlPool
         if ($freshConnection) {
             $options[\CURLOPT_FRESH_CONNECT] = true;
         }
-        curl_setopt_array($handle, $options);
         $id = spl_object_id($handle);
+        if ($transfer->streamedBody !== null) {
+            $options = $this->streaming($transfer, $transfer->streamedBody, $id) + $options;
+            $transfer->streamedBody->attach($handle);
+        }
+        curl_setopt_array($handle, $options);
         $this->active[$id] = $transfer;
         $this->handles[$id] = $handle;
         curl_multi_add_handle($this->multi, $handle);
@@ -126,16 +138,24 @@ final class CurlPool
         $this->perform();
     }
 
-    public function cancel(Transfer $transfer, \Psr\Http\Client\ClientExceptionInterface $reason): void
+    public function cancel(Transfer $transfer, ClientExceptionInterface $reason): void
     {
         $id = array_search($transfer, $this->active, true);
         if ($id !== false) {
             $handle = $this->handles[$id];
-            unset($this->active[$id], $this->handles[$id]);
+            unset($this->active[$id], $this->handles[$id], $this->headersIn[$id]);
             curl_multi_remove_handle($this->multi, $handle);
             $this->recycle($handle);
         }
+        $transfer->streamedBody?->finish($reason);
         $transfer->settle($reason);
+    }
+
+    /** Stops a streamed transfer whose body nobody will read; its connection is closed, not reused. */
+    public function abort(Transfer $transfer): void
+    {
+        $request = $transfer->request;
+        $this->cancel($transfer, new NetworkException($request, ResponseParser::describe($request, 'the response body was closed before it was read to the end')));
     }
 
     /** Drops per-request state (transfers nobody waits for any more); warm connections stay. */
@@ -156,7 +176,7 @@ final class CurlPool
         return $this->counters->snapshot(\count($this->active));
     }
 
-    /** @return bool whether any transfer settled */
+    /** @return bool whether any transfer settled or any streamed body received data */
     private function perform(): bool
     {
         do {
@@ -169,8 +189,19 @@ final class CurlPool
                 $settled = true;
             }
         }
+        foreach ($this->headersIn as $id => $transfer) {
+            unset($this->headersIn[$id]);
+            $handle = $this->handles[$id] ?? null;
+            if ($handle !== null && !$transfer->isSettled()) {
+                $transfer->settle($this->streamedResponse($transfer, $handle));
+                $settled = true;
+            }
+        }
 
-        return $settled;
+        $progressed = $settled || $this->bodyArrived;
+        $this->bodyArrived = false;
+
+        return $progressed;
     }
 
     private function finish(\CurlHandle $handle, int $errno): void
@@ -193,11 +224,48 @@ final class CurlPool
 
             return;
         }
-        $outcome = $errno === \CURLE_OK
-            ? ResponseParser::tryParse($transfer->request, (string) curl_multi_getcontent($handle), (int) $info['header_size'], $info)
-            : CurlErrors::toException($transfer, $errno, curl_error($handle), $info);
+        $failure = $errno === \CURLE_OK ? null : CurlErrors::toException($transfer, $errno, curl_error($handle), $info);
+        $transfer->streamedBody?->finish($failure);
+        if (!$transfer->isSettled()) {
+            $transfer->settle($failure ?? ($transfer->streamedBody !== null
+                ? $this->streamedResponse($transfer, $handle)
+                : ResponseParser::tryParse($transfer->request, (string) curl_multi_getcontent($handle), (int) $info['header_size'], $info)));
+        }
         $this->recycle($handle);
-        $transfer->settle($outcome);
+    }
+
+    /**
+     * Callbacks of a streamed transfer. They only record: the transfer is settled after
+     * curl_multi_exec() returns, since user code run from inside a curl callback must not
+     * call curl again.
+     *
+     * @return array<int, mixed>
+     */
+    private function streaming(Transfer $transfer, BodyBuffer $buffer, int $id): array
+    {
+        return [
+            \CURLOPT_RETURNTRANSFER => false,
+            \CURLOPT_HEADER => false,
+            \CURLOPT_HEADERFUNCTION => static fn ($ch, string $line): int => $transfer->receiveHeaderLine($line),
+            \CURLOPT_WRITEFUNCTION => function ($ch, string $chunk) use ($transfer, $buffer, $id): int {
+                if (!$transfer->isSettled()) {
+                    $this->headersIn[$id] = $transfer;
+                }
+                $this->bodyArrived = true;
+
+                return $buffer->write($chunk);
+            },
+        ];
+    }
+
+    private function streamedResponse(Transfer $transfer, \CurlHandle $handle): ResponseInterface|NetworkException
+    {
+        \assert($transfer->streamedBody !== null);
+        $info = CurlInfo::read($handle);
+        $length = curl_getinfo($handle, \CURLINFO_CONTENT_LENGTH_DOWNLOAD_T);
+        $body = new PullStream($transfer->streamedBody, $transfer, \is_int($length) && $length >= 0 ? $length : null);
+
+        return ResponseParser::tryParse($transfer->request, $transfer->head(), \strlen($transfer->head()), $info, $body);
     }
 
     /**
@@ -209,6 +277,7 @@ final class CurlPool
     private function shouldRetry(Transfer $transfer, int $errno, array $info): bool
     {
         return $transfer->attempts() === 1
+            && !$transfer->isSettled()
             && CurlErrors::isDeadConnection($errno)
             && $info['num_connects'] === 0
             && Transfer::isSafeToResend($transfer->request);

@@ -14,7 +14,7 @@ final class FiberRun
     /** @var array<array-key, \Fiber<mixed, mixed, mixed, mixed>> */
     private array $fibers = [];
 
-    /** @var array<array-key, list<Transfer>> what each suspended fiber waits for */
+    /** @var array<array-key, list<Waitable>> what each suspended fiber waits for */
     private array $waiting = [];
 
     /** @var array<array-key, mixed> */
@@ -43,21 +43,18 @@ final class FiberRun
     public function resumeReady(): bool
     {
         $resumed = false;
-        foreach ($this->waiting as $key => $transfers) {
-            foreach ($transfers as $transfer) {
-                if ($transfer->isSettled()) {
-                    $fiber = $this->fibers[$key];
-                    $this->step($key, static fn (): mixed => $fiber->resume());
-                    $resumed = true;
-                    break;
-                }
+        foreach ($this->waiting as $key => $waitables) {
+            if (Scheduler::anyReady($waitables)) {
+                $fiber = $this->fibers[$key];
+                $this->step($key, static fn (): mixed => $fiber->resume());
+                $resumed = true;
             }
         }
 
         return $resumed;
     }
 
-    /** @return non-empty-list<Transfer> */
+    /** @return non-empty-list<Waitable> */
     public function waitingOn(): array
     {
         $all = array_merge(...array_values($this->waiting));
@@ -105,7 +102,7 @@ final class FiberRun
 
             return;
         }
-        /** @var list<Transfer> $suspendedWith */
+        /** @var list<Waitable> $suspendedWith */
         $this->waiting[$key] = \is_array($suspendedWith) ? $suspendedWith : [];
     }
 }

@@ -28,6 +28,7 @@ final class Options
         'max_redirects' => ['count', 5],
         'max_response_bytes' => ['?count', null],
         'max_idle_seconds' => ['count', 50],
+        'stream' => ['bool', false],
         'headers' => ['headers', []],
         'relay' => ['?relay', null],
         'relay_token' => ['?string', null],

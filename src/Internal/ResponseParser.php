@@ -6,6 +6,7 @@ namespace WarmHttp\Internal;
 
 use Nyholm\Psr7\Response as Psr7Response;
 use Psr\Http\Message\RequestInterface;
+use Psr\Http\Message\StreamInterface;
 use WarmHttp\Exception\NetworkException;
 use WarmHttp\Response;
 
@@ -18,23 +19,23 @@ use WarmHttp\Response;
 final class ResponseParser
 {
     /** @param array<string, mixed> $curlInfo */
-    public static function tryParse(RequestInterface $request, string $raw, int $headerSize, array $curlInfo): Response|NetworkException
+    public static function tryParse(RequestInterface $request, string $raw, int $headerSize, array $curlInfo, ?StreamInterface $body = null): Response|NetworkException
     {
         try {
-            return self::parse($request, $raw, $headerSize, $curlInfo);
+            return self::parse($request, $raw, $headerSize, $curlInfo, $body);
         } catch (NetworkException $e) {
             return $e;
         }
     }
 
     /** @param array<string, mixed> $curlInfo */
-    public static function parse(RequestInterface $request, string $raw, int $headerSize, array $curlInfo): Response
+    public static function parse(RequestInterface $request, string $raw, int $headerSize, array $curlInfo, ?StreamInterface $body = null): Response
     {
         $blocks = explode("\r\n\r\n", rtrim(substr($raw, 0, $headerSize)));
         $lines = explode("\r\n", (string) end($blocks));
         [$version, $status, $reason] = self::statusLine($request, array_shift($lines));
         try {
-            $inner = new Psr7Response($status, self::headers($request, $lines), substr($raw, $headerSize), $version, $reason);
+            $inner = new Psr7Response($status, self::headers($request, $lines), $body ?? substr($raw, $headerSize), $version, $reason);
         } catch (\InvalidArgumentException $e) {
             throw new NetworkException($request, self::describe($request, 'the response is malformed: ' . $e->getMessage()), 0, $e);
         }

@@ -22,18 +22,18 @@ final class Scheduler
         self::awaitAny([$transfer]);
     }
 
-    /** @param non-empty-list<Transfer> $transfers returns once at least one has settled */
-    public static function awaitAny(array $transfers): void
+    /** @param non-empty-list<Waitable> $waitables returns once at least one is ready */
+    public static function awaitAny(array $waitables): void
     {
         if (self::inOurFiber()) {
-            while (!self::anySettled($transfers)) {
-                \Fiber::suspend($transfers);
+            while (!self::anyReady($waitables)) {
+                \Fiber::suspend($waitables);
             }
 
             return;
         }
         $pool = CurlPool::get();
-        while (!self::anySettled($transfers)) {
+        while (!self::anyReady($waitables)) {
             $pool->tick();
         }
     }
@@ -76,11 +76,11 @@ final class Scheduler
         return $fiber !== null && self::$ours !== null && isset(self::$ours[$fiber]);
     }
 
-    /** @param list<Transfer> $transfers */
-    private static function anySettled(array $transfers): bool
+    /** @param list<Waitable> $waitables */
+    public static function anyReady(array $waitables): bool
     {
-        foreach ($transfers as $transfer) {
-            if ($transfer->isSettled()) {
+        foreach ($waitables as $waitable) {
+            if ($waitable->isReady()) {
                 return true;
             }
         }

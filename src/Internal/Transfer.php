@@ -13,7 +13,7 @@ use Psr\Http\Message\ResponseInterface;
  *
  * @internal
  */
-final class Transfer
+final class Transfer implements Waitable
 {
     private ResponseInterface|ClientExceptionInterface|null $outcome = null;
 
@@ -22,17 +22,45 @@ final class Transfer
     /** @var list<\Closure(self): void> */
     private array $listeners = [];
 
-    /** @param array<int, mixed> $curlOptions */
+    /** Header lines received so far (streamed responses only). */
+    private string $head = '';
+
+    /**
+     * @param array<int, mixed> $curlOptions
+     * @param BodyBuffer|null     $streamedBody set when the body is to be streamed, not buffered
+     */
     public function __construct(
         public readonly RequestInterface $request,
         public readonly array $curlOptions,
         public readonly ?int $maxResponseBytes,
+        public readonly ?BodyBuffer $streamedBody = null,
     ) {
     }
 
     public function isSettled(): bool
     {
         return $this->outcome !== null;
+    }
+
+    public function isReady(): bool
+    {
+        return $this->outcome !== null;
+    }
+
+    /** CURLOPT_HEADERFUNCTION of a streamed response; a new status line starts a new block. */
+    public function receiveHeaderLine(string $line): int
+    {
+        if (str_starts_with($line, 'HTTP/')) {
+            $this->head = '';
+        }
+        $this->head .= $line;
+
+        return \strlen($line);
+    }
+
+    public function head(): string
+    {
+        return $this->head;
     }
 
     public function attempt(): int

@@ -13,9 +13,7 @@ namespace WarmHttp\Rig;
  */
 final class AccessLog
 {
-    public function __construct(private readonly string $file)
-    {
-    }
+    public function __construct(private readonly string $file) {}
 
     /**
      * @return list<Entry>
@@ -40,7 +38,7 @@ final class AccessLog
      */
     private static function typed(array $raw): array
     {
-        $string = static fn (string $key): string => \is_scalar($raw[$key] ?? null) ? (string) $raw[$key] : '';
+        $string = static fn(string $key): string => \is_scalar($raw[$key] ?? null) ? (string) $raw[$key] : '';
 
         return [
             'connection' => (int) $string('connection'),

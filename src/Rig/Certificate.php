@@ -14,9 +14,7 @@ use Symfony\Component\Process\Process;
  */
 final class Certificate
 {
-    private function __construct(private readonly TempDir $dir)
-    {
-    }
+    private function __construct(private readonly TempDir $dir) {}
 
     public static function generate(): self
     {
@@ -70,7 +68,7 @@ final class Certificate
         $csr = $this->dir->path('server.csr');
         $ext = $this->dir->path('server.ext');
         file_put_contents($ext, "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n"
-            ."subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\n");
+            . "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\n");
         $this->openssl([
             'req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
             '-keyout', $this->keyFile(), '-out', $csr, '-subj', '/CN=localhost',
@@ -90,7 +88,7 @@ final class Certificate
         $process->setTimeout(30);
         $process->run();
         if (!$process->isSuccessful()) {
-            throw new RigException(sprintf('openssl %s failed (exit %s): %s. Is the openssl CLI installed (apt-get install openssl)?', $args[0], var_export($process->getExitCode(), true), trim($process->getErrorOutput())));
+            throw new RigException(\sprintf('openssl %s failed (exit %s): %s. Is the openssl CLI installed (apt-get install openssl)?', $args[0], var_export($process->getExitCode(), true), trim($process->getErrorOutput())));
         }
     }
 }

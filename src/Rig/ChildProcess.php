@@ -33,7 +33,7 @@ final class ChildProcess
     public static function start(string $script, array $args, string $what): self
     {
         $dir = TempDir::create(basename($script, '.php'));
-        $process = new Process([\PHP_BINARY, '-d', 'memory_limit=512M', \dirname(__DIR__, 2).'/bin/'.$script, $dir->path(), ...$args]);
+        $process = new Process([\PHP_BINARY, '-d', 'memory_limit=512M', \dirname(__DIR__, 2) . '/bin/' . $script, $dir->path(), ...$args]);
         $process->setTimeout(null);
         $process->start();
         $child = new self($dir, $process);
@@ -80,7 +80,7 @@ final class ChildProcess
             if (microtime(true) > $deadline) {
                 $this->stop();
 
-                throw new RigException($what.' did not publish its port within 10 s.');
+                throw new RigException($what . ' did not publish its port within 10 s.');
             }
             usleep(2_000);
         }

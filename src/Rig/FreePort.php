@@ -27,6 +27,6 @@ final class FreePort
             }
         }
 
-        throw new RigException('Cannot find a free port on 127.0.0.1: '.($errstr ?? 'unknown error'));
+        throw new RigException('Cannot find a free port on 127.0.0.1: ' . ($errstr ?? 'unknown error'));
     }
 }

@@ -21,14 +21,12 @@ final class LatencyProxy
     private int $baseBytesUp = 0;
     private int $baseBytesDown = 0;
 
-    private function __construct(private readonly ChildProcess $child, private readonly float $rttMs, private readonly string $scheme)
-    {
-    }
+    private function __construct(private readonly ChildProcess $child, private readonly float $rttMs, private readonly string $scheme) {}
 
     public static function start(string $targetHost, int $targetPort, float $rttMs, string $scheme = 'https', bool $simulateHandshake = true): self
     {
         if ($rttMs < 0) {
-            throw new \InvalidArgumentException(sprintf('rttMs must be >= 0, got %s.', $rttMs));
+            throw new \InvalidArgumentException(\sprintf('rttMs must be >= 0, got %s.', $rttMs));
         }
         $child = ChildProcess::start('rig-proxy.php', [$targetHost, (string) $targetPort, (string) ($rttMs / 2), $simulateHandshake ? '1' : '0'], 'The latency proxy (bin/rig-proxy.php)');
 
@@ -47,7 +45,7 @@ final class LatencyProxy
 
     public function url(string $path = '/fast'): string
     {
-        return sprintf('%s://127.0.0.1:%d/%s', $this->scheme, $this->port(), ltrim($path, '/'));
+        return \sprintf('%s://127.0.0.1:%d/%s', $this->scheme, $this->port(), ltrim($path, '/'));
     }
 
     /**

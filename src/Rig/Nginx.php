@@ -45,7 +45,10 @@ final class Nginx
         $this->stop();
     }
 
-    public static function start(Certificate $certificate, int $keepaliveTimeoutSeconds = 75): self
+    /**
+     * @param float $keepaliveTimeoutSeconds how long nginx keeps an idle connection (ms precision)
+     */
+    public static function start(Certificate $certificate, float $keepaliveTimeoutSeconds = 75): self
     {
         $binary = self::binary();
         $dir = TempDir::create('nginx');
@@ -90,7 +93,7 @@ final class Nginx
     {
         return match ($listener) {
             'h2', 'h1tls', 'plain' => $this->ports[$listener],
-            default => throw new \InvalidArgumentException(sprintf('Unknown listener "%s", expected one of: %s.', $listener, implode(', ', self::LISTENERS))),
+            default => throw new \InvalidArgumentException(\sprintf('Unknown listener "%s", expected one of: %s.', $listener, implode(', ', self::LISTENERS))),
         };
     }
 
@@ -101,7 +104,7 @@ final class Nginx
     {
         $scheme = 'plain' === $listener ? 'http' : 'https';
 
-        return sprintf('%s://127.0.0.1:%d/%s', $scheme, $this->port($listener), ltrim($path, '/'));
+        return \sprintf('%s://127.0.0.1:%d/%s', $scheme, $this->port($listener), ltrim($path, '/'));
     }
 
     /**
@@ -173,7 +176,7 @@ final class Nginx
     {
         return array_values(array_filter(
             $this->accessLog(),
-            static fn (array $entry): bool => str_starts_with($entry['uri'], $pathPrefix),
+            static fn(array $entry): bool => str_starts_with($entry['uri'], $pathPrefix),
         ));
     }
 
@@ -187,15 +190,28 @@ final class Nginx
         return $binary;
     }
 
+    /**
+     * nginx outlives a test run killed with SIGKILL (no shutdown function runs); setpriv makes
+     * the kernel send it SIGTERM when its parent, this PHP process, dies.
+     *
+     * @return list<string>
+     */
+    private static function dieWithParent(): array
+    {
+        $setpriv = (new ExecutableFinder())->find('setpriv');
+
+        return null === $setpriv ? [] : [$setpriv, '--pdeathsig', 'TERM', '--'];
+    }
+
     private static function prepare(TempDir $dir): void
     {
         foreach (['tmp', 'bytes'] as $sub) {
             mkdir($dir->path($sub), 0o700);
         }
         foreach (self::PAYLOADS as $name => $size) {
-            $handle = fopen($dir->path('bytes/'.$name), 'w');
+            $handle = fopen($dir->path('bytes/' . $name), 'w');
             if (false === $handle) {
-                throw new RigException('Cannot create payload file '.$dir->path('bytes/'.$name));
+                throw new RigException('Cannot create payload file ' . $dir->path('bytes/' . $name));
             }
             // Sparse: 1 GiB of zeros costs no disk and no time.
             ftruncate($handle, $size);
@@ -203,7 +219,7 @@ final class Nginx
         }
     }
 
-    private static function launch(string $binary, TempDir $dir, Certificate $certificate, int $keepalive): self
+    private static function launch(string $binary, TempDir $dir, Certificate $certificate, float $keepalive): self
     {
         $ports = ['h2' => FreePort::pick(), 'h1tls' => FreePort::pick(), 'plain' => FreePort::pick()];
         $config = new NginxConfig($dir->path(), $ports, $certificate, $keepalive);
@@ -211,13 +227,13 @@ final class Nginx
         file_put_contents($dir->path('nginx.conf'), $config->render());
         file_put_contents($dir->path('error.log'), '');
 
-        $process = new Process([$binary, '-p', $dir->path(), '-e', $dir->path('error.log'), '-c', $dir->path('nginx.conf'), '-g', 'daemon off; master_process on;']);
+        $process = new Process([...self::dieWithParent(), $binary, '-p', $dir->path(), '-e', $dir->path('error.log'), '-c', $dir->path('nginx.conf'), '-g', 'daemon off; master_process on;']);
         $process->setTimeout(null);
         $process->start();
         try {
             PortProbe::waitFor($process, array_values($ports), 'nginx');
         } catch (RigException $e) {
-            throw new RigException($e->getMessage().' error.log: '.trim((string) @file_get_contents($dir->path('error.log'))), 0, $e);
+            throw new RigException($e->getMessage() . ' error.log: ' . trim((string) @file_get_contents($dir->path('error.log'))), 0, $e);
         }
 
         return new self($dir, $ports, $process);

@@ -24,14 +24,13 @@ final class NginxConfig
         private readonly string $dir,
         private readonly array $ports,
         private readonly Certificate $certificate,
-        private readonly int $keepaliveTimeoutSeconds,
-    ) {
-    }
+        private readonly float $keepaliveTimeoutSeconds,
+    ) {}
 
     public function render(): string
     {
         return implode("\n", [
-            'load_module '.self::ECHO_MODULE.';',
+            'load_module ' . self::ECHO_MODULE . ';',
             \function_exists('posix_geteuid') && 0 === posix_geteuid() ? 'user root;' : '',
             'worker_processes 1;',
             "pid {$this->dir}/nginx.pid;",
@@ -50,7 +49,7 @@ final class NginxConfig
 
     public function locations(): string
     {
-        $bytes = $this->dir.'/bytes/';
+        $bytes = $this->dir . '/bytes/';
 
         return <<<CONF
             location = /fast { return 200 "ok"; }
@@ -69,8 +68,9 @@ final class NginxConfig
     private function httpSettings(): string
     {
         $d = $this->dir;
+        $keepaliveMs = (int) round($this->keepaliveTimeoutSeconds * 1000);
         $temp = implode(' ', array_map(
-            static fn (string $kind): string => "{$kind}_temp_path {$d}/tmp/{$kind};",
+            static fn(string $kind): string => "{$kind}_temp_path {$d}/tmp/{$kind};",
             ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'],
         ));
 
@@ -85,7 +85,7 @@ final class NginxConfig
             sendfile on;
             tcp_nodelay on;
             keepalive_requests 10000;
-            keepalive_timeout {$this->keepaliveTimeoutSeconds}s;
+            keepalive_timeout {$keepaliveMs}ms;
             http2_max_concurrent_streams 128;
             absolute_redirect off;
             client_max_body_size 0;
@@ -102,14 +102,14 @@ final class NginxConfig
     {
         $redirects = ['    default /fast;'];
         for ($n = 2; $n <= self::MAX_REDIRECTS; ++$n) {
-            $redirects[] = sprintf('    /redirect/%d /redirect/%d;', $n, $n - 1);
+            $redirects[] = \sprintf('    /redirect/%d /redirect/%d;', $n, $n - 1);
         }
 
         // echo_sleep takes (fractional) seconds: turn milliseconds into "s.mmm" with regexes.
         return self::msMap('$arg_ms', '$rig_slow_query_s', '^')
-            .self::msMap('$uri', '$rig_slow_path_s', '^/slow/')
-            ."map \$uri \$rig_redirect_next {\n".implode("\n", $redirects)."\n}\n"
-            .self::headersMap();
+            . self::msMap('$uri', '$rig_slow_path_s', '^/slow/')
+            . "map \$uri \$rig_redirect_next {\n" . implode("\n", $redirects) . "\n}\n"
+            . self::headersMap();
     }
 
     /**
@@ -121,12 +121,12 @@ final class NginxConfig
             'content-type', 'content-length', 'cookie', 'connection', 'te', 'transfer-encoding', 'expect',
             'x-request-id', 'idempotency-key', 'traceparent', 'x-foo', 'x-test'];
         $lines = array_map(
-            static fn (string $name): string => $name.': $http_'.str_replace('-', '_', $name).'\\r\\n',
+            static fn(string $name): string => $name . ': $http_' . str_replace('-', '_', $name) . '\\r\\n',
             $names,
         );
 
         return "map \$server_protocol \$rig_headers {\n    default \$echo_client_request_headers;\n"
-            .'    "HTTP/2.0" "$request\\r\\n'.implode('', $lines)."\\r\\n\";\n}\n";
+            . '    "HTTP/2.0" "$request\\r\\n' . implode('', $lines) . "\\r\\n\";\n}\n";
     }
 
     private static function msMap(string $source, string $target, string $prefix): string
@@ -145,7 +145,7 @@ final class NginxConfig
 
     private function server(int $port, string $flags): string
     {
-        return sprintf("server {\n    listen 127.0.0.1:%d %s;\n    include %s/locations.conf;\n}", $port, $flags, $this->dir);
+        return \sprintf("server {\n    listen 127.0.0.1:%d %s;\n    include %s/locations.conf;\n}", $port, $flags, $this->dir);
     }
 
     private function statusLocations(): string
@@ -153,8 +153,8 @@ final class NginxConfig
         $lines = [];
         for ($code = 200; $code <= 599; ++$code) {
             // For 301/302/303/307/308 nginx treats the text as the Location.
-            $text = \in_array($code, [301, 302, 303, 307, 308], true) ? '/fast' : 'status '.$code;
-            $lines[] = sprintf('location = /status/%d { return %d "%s"; }', $code, $code, $text);
+            $text = \in_array($code, [301, 302, 303, 307, 308], true) ? '/fast' : 'status ' . $code;
+            $lines[] = \sprintf('location = /status/%d { return %d "%s"; }', $code, $code, $text);
         }
 
         return implode("\n", $lines);

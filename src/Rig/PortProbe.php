@@ -16,7 +16,7 @@ final class PortProbe
 {
     public static function accepts(int $port): bool
     {
-        $socket = @stream_socket_client('tcp://127.0.0.1:'.$port, $errno, $errstr, 0.2);
+        $socket = @stream_socket_client('tcp://127.0.0.1:' . $port, $errno, $errstr, 0.2);
         if (false === $socket) {
             return false;
         }
@@ -37,7 +37,7 @@ final class PortProbe
                 if (microtime(true) > $deadline) {
                     $process->stop(0);
 
-                    throw new RigException(sprintf('%s did not accept connections on 127.0.0.1:%d within %.1f s. %s', $what, $port, $timeout, self::output($process)));
+                    throw new RigException(\sprintf('%s did not accept connections on 127.0.0.1:%d within %.1f s. %s', $what, $port, $timeout, self::output($process)));
                 }
                 usleep(5_000);
             }
@@ -47,12 +47,12 @@ final class PortProbe
     public static function assertAlive(Process $process, string $what): void
     {
         if (!$process->isRunning()) {
-            throw new RigException(sprintf('%s exited with code %s before it was ready. %s', $what, var_export($process->getExitCode(), true), self::output($process)));
+            throw new RigException(\sprintf('%s exited with code %s before it was ready. %s', $what, var_export($process->getExitCode(), true), self::output($process)));
         }
     }
 
     private static function output(Process $process): string
     {
-        return trim('stderr: '.$process->getErrorOutput().' stdout: '.$process->getOutput());
+        return trim('stderr: ' . $process->getErrorOutput() . ' stdout: ' . $process->getOutput());
     }
 }

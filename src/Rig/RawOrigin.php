@@ -16,9 +16,7 @@ namespace WarmHttp\Rig;
  */
 final class RawOrigin
 {
-    private function __construct(private readonly ChildProcess $child)
-    {
-    }
+    private function __construct(private readonly ChildProcess $child) {}
 
     public static function start(): self
     {
@@ -32,7 +30,7 @@ final class RawOrigin
 
     public function url(string $path = '/ok'): string
     {
-        return sprintf('http://127.0.0.1:%d/%s', $this->port(), ltrim($path, '/'));
+        return \sprintf('http://127.0.0.1:%d/%s', $this->port(), ltrim($path, '/'));
     }
 
     /**
@@ -44,7 +42,7 @@ final class RawOrigin
     public function stats(): array
     {
         $raw = $this->child->stats();
-        $int = static fn (string $key): int => \is_int($raw[$key] ?? null) ? $raw[$key] : 0;
+        $int = static fn(string $key): int => \is_int($raw[$key] ?? null) ? $raw[$key] : 0;
 
         return [
             'connections' => $int('connections'),

@@ -19,9 +19,7 @@ final class Rig
     /** @var list<\WeakReference<LatencyProxy>|\WeakReference<RawOrigin>> */
     private array $children = [];
 
-    private function __construct()
-    {
-    }
+    private function __construct() {}
 
     public function __destruct()
     {

@@ -9,6 +9,4 @@ namespace WarmHttp\Rig;
  *
  * @internal test/bench tooling
  */
-final class RigException extends \RuntimeException
-{
-}
+final class RigException extends \RuntimeException {}

@@ -17,7 +17,7 @@ final class StatsFile
      */
     public static function write(string $path, array $data): void
     {
-        $tmp = $path.'.'.getmypid().'.tmp';
+        $tmp = $path . '.' . getmypid() . '.tmp';
         file_put_contents($tmp, json_encode($data, \JSON_THROW_ON_ERROR));
         rename($tmp, $path);
     }

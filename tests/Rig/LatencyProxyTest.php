@@ -68,7 +68,7 @@ final class LatencyProxyTest extends TestCase
         $multi = curl_multi_init();
         $handles = [];
         for ($i = 0; $i < 40; ++$i) {
-            $handles[$i] = curl_init($proxy->url('/echo/'.$i));
+            $handles[$i] = curl_init($proxy->url('/echo/' . $i));
             curl_setopt_array($handles[$i], [\CURLOPT_RETURNTRANSFER => true, \CURLOPT_FORBID_REUSE => true]);
             curl_multi_add_handle($multi, $handles[$i]);
         }
@@ -78,7 +78,7 @@ final class LatencyProxyTest extends TestCase
         } while ($running > 0);
 
         foreach ($handles as $i => $handle) {
-            self::assertSame('/echo/'.$i, curl_multi_getcontent($handle));
+            self::assertSame('/echo/' . $i, curl_multi_getcontent($handle));
         }
         self::assertSame(40, $proxy->connections());
     }

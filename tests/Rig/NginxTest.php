@@ -63,8 +63,8 @@ final class NginxTest extends TestCase
         $body = random_bytes(300_000);
         self::assertSame($body, CurlGet::fetch(self::nginx()->url('h2', '/echo-body'), [\CURLOPT_POSTFIELDS => $body])['body']);
         foreach (['h1tls', 'h2'] as $listener) {
-            $headers = CurlGet::fetch(self::nginx()->url($listener, '/headers'), [\CURLOPT_HTTPHEADER => ['X-Foo: bar-'.$listener]])['body'];
-            self::assertMatchesRegularExpression('/^x-foo: bar-'.$listener.'\r$/mi', $headers);
+            $headers = CurlGet::fetch(self::nginx()->url($listener, '/headers'), [\CURLOPT_HTTPHEADER => ['X-Foo: bar-' . $listener]])['body'];
+            self::assertMatchesRegularExpression('/^x-foo: bar-' . $listener . '\r$/mi', $headers);
         }
     }
 
@@ -84,20 +84,34 @@ final class NginxTest extends TestCase
         self::assertSame(204, CurlGet::fetch(self::nginx()->url('h2', '/status/204'))['status']);
     }
 
+    public function testIdleConnectionsAreClosedAfterTheKeepaliveTimeout(): void
+    {
+        $nginx = Nginx::start(Rig::shared()->certificate(), 0.2);
+        $handle = curl_init();
+        CurlGet::fetch($nginx->url('h1tls', '/fast'), [], $handle);
+        usleep(400_000);
+        $second = CurlGet::fetch($nginx->url('h1tls', '/fast'), [], $handle);
+
+        self::assertSame('ok', $second['body']);
+        self::assertSame(2, $nginx->awaitRequests(2));
+        self::assertSame(2, $nginx->distinctConnections($nginx->h1TlsPort()));
+        $nginx->stop();
+    }
+
     public function testAccessLogCountsRequestsAndConnections(): void
     {
         $nginx = self::nginx();
-        $prefix = '/echo/log-'.bin2hex(random_bytes(4));
+        $prefix = '/echo/log-' . bin2hex(random_bytes(4));
         $handle = curl_init();
         for ($i = 0; $i < 5; ++$i) {
-            CurlGet::fetch($nginx->url('h1tls', $prefix.'/'.$i), [], $handle);
+            CurlGet::fetch($nginx->url('h1tls', $prefix . '/' . $i), [], $handle);
         }
-        CurlGet::fetch($nginx->url('plain', $prefix.'/fresh'));
+        CurlGet::fetch($nginx->url('plain', $prefix . '/fresh'));
 
         self::assertSame(6, $nginx->awaitRequests(6, $prefix));
         self::assertSame(1, $nginx->distinctConnections($nginx->h1TlsPort(), $prefix));
         self::assertSame(2, $nginx->distinctConnections(null, $prefix));
-        $last = array_values(array_filter($nginx->accessLog(), static fn (array $e): bool => $e['uri'] === $prefix.'/4'))[0];
+        $last = array_values(array_filter($nginx->accessLog(), static fn(array $e): bool => $e['uri'] === $prefix . '/4'))[0];
         self::assertSame(5, $last['requests']);
         self::assertSame('GET', $last['method']);
         self::assertSame(200, $last['status']);

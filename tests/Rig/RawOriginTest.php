@@ -77,7 +77,7 @@ final class RawOriginTest extends TestCase
     public function testArmedConnectionReadsTheNextRequestThenClosesWithoutAnswer(string $how): void
     {
         $origin = self::origin();
-        $socket = stream_socket_client('tcp://127.0.0.1:'.$origin->port());
+        $socket = stream_socket_client('tcp://127.0.0.1:' . $origin->port());
         self::assertNotFalse($socket);
         $request = "GET /ok HTTP/1.1\r\nHost: x\r\n\r\n";
         fwrite($socket, $request);

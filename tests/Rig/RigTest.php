@@ -19,7 +19,7 @@ final class RigTest extends TestCase
         foreach (['h2' => \CURL_HTTP_VERSION_2_0, 'h1tls' => \CURL_HTTP_VERSION_1_1, 'plain' => \CURL_HTTP_VERSION_1_1] as $listener => $version) {
             $proxy = $rig->proxyTo($listener, 0); // a proxy stops when dropped: keep it in a variable
             $response = CurlGet::fetch($proxy->url('/fast'));
-            self::assertSame('ok', $response['body'], $listener.': '.$response['error']);
+            self::assertSame('ok', $response['body'], $listener . ': ' . $response['error']);
             self::assertSame($version, $response['version']);
         }
     }
@@ -30,7 +30,7 @@ final class RigTest extends TestCase
         $port = $proxy->port();
         unset($proxy);
 
-        self::assertFalse(@stream_socket_client('tcp://127.0.0.1:'.$port, $errno, $errstr, 1));
+        self::assertFalse(@stream_socket_client('tcp://127.0.0.1:' . $port, $errno, $errstr, 1));
     }
 
     public function testUnknownListenerIsRefused(): void

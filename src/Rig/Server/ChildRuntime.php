@@ -32,9 +32,9 @@ final class ChildRuntime
         }
         stream_set_blocking($server, false);
         $name = (string) stream_socket_get_name($server, false);
-        $tmp = $this->dir.'/port.tmp';
+        $tmp = $this->dir . '/port.tmp';
         file_put_contents($tmp, substr($name, (int) strrpos($name, ':') + 1));
-        rename($tmp, $this->dir.'/port');
+        rename($tmp, $this->dir . '/port');
 
         return $server;
     }
@@ -46,7 +46,7 @@ final class ChildRuntime
 
     public function statsFile(): string
     {
-        return $this->dir.'/stats.json';
+        return $this->dir . '/stats.json';
     }
 
     /**

@@ -23,9 +23,7 @@ final class OriginConnection
     /**
      * @param resource $stream
      */
-    public function __construct(public readonly mixed $stream)
-    {
-    }
+    public function __construct(public readonly mixed $stream) {}
 
     public function read(): void
     {

@@ -27,19 +27,18 @@ final class OriginReply
         public readonly float $delayMs = 0.0,
         public readonly ?string $doom = null,
         public readonly ?string $armAll = null,
-    ) {
-    }
+    ) {}
 
     /**
      * @param array<string, string> $headers
      */
     public static function http(int $status, string $body, array $headers = [], string $reason = 'OK'): string
     {
-        $head = sprintf("HTTP/1.1 %d %s\r\nContent-Length: %d\r\n", $status, $reason, \strlen($body));
+        $head = \sprintf("HTTP/1.1 %d %s\r\nContent-Length: %d\r\n", $status, $reason, \strlen($body));
         foreach ($headers as $name => $value) {
-            $head .= $name.': '.$value."\r\n";
+            $head .= $name . ': ' . $value . "\r\n";
         }
 
-        return $head."\r\n".$body;
+        return $head . "\r\n" . $body;
     }
 }

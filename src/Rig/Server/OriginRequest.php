@@ -23,8 +23,7 @@ final class OriginRequest
         public readonly array $headers,
         public readonly string $head,
         public readonly string $body,
-    ) {
-    }
+    ) {}
 
     /**
      * Takes one complete request off the front of $buffer, or returns null when more bytes are needed.
@@ -44,7 +43,7 @@ final class OriginRequest
         }
         $body = substr($buffer, $end + 4, $length);
         $buffer = substr($buffer, $end + 4 + $length);
-        [$method, $target] = explode(' ', $lines[0].'  ', 3);
+        [$method, $target] = explode(' ', $lines[0] . '  ', 3);
         $path = (string) parse_url($target, \PHP_URL_PATH);
         parse_str((string) parse_url($target, \PHP_URL_QUERY), $query);
 

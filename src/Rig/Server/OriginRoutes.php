@@ -15,11 +15,11 @@ final class OriginRoutes
     {
         return match ($request->path) {
             '/ok' => self::ok($request),
-            '/echo' => new OriginReply(OriginReply::http(200, $request->head.$request->body, ['Content-Type' => 'text/plain'])),
+            '/echo' => new OriginReply(OriginReply::http(200, $request->head . $request->body, ['Content-Type' => 'text/plain'])),
             '/close' => new OriginReply(OriginReply::http(200, 'ok', ['Connection' => 'close']), OriginReply::FIN),
             '/arm-dead-reuse' => new OriginReply(OriginReply::http(200, 'armed'), armAll: self::how($request)),
-            '/reset-mid-body' => new OriginReply(self::head(100000).str_repeat('x', 1000), OriginReply::RST),
-            '/truncated' => new OriginReply(self::head(100).str_repeat('x', 10), OriginReply::FIN),
+            '/reset-mid-body' => new OriginReply(self::head(100000) . str_repeat('x', 1000), OriginReply::RST),
+            '/truncated' => new OriginReply(self::head(100) . str_repeat('x', 10), OriginReply::FIN),
             '/malformed-status' => new OriginReply("HTTP/1.1 abc Nope\r\nContent-Length: 2\r\n\r\nok", OriginReply::FIN),
             '/garbage' => new OriginReply("\x00\x01\x02 this is not HTTP \xff\xfe\r\n\r\n", OriginReply::FIN),
             '/bad-header' => new OriginReply("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nThis line has no colon\r\nX-Bad: \x00\x7f\r\n\r\nok", OriginReply::FIN),

@@ -20,16 +20,14 @@ final class OriginServer
     private array $stats = ['connections' => 0, 'requests' => 0, 'paths' => [], 'methods' => [], 'deadReuseClosed' => 0, 'arms' => 0];
     private ?string $pendingArm = null;
 
-    public function __construct(private readonly ChildRuntime $runtime)
-    {
-    }
+    public function __construct(private readonly ChildRuntime $runtime) {}
 
     public function run(): void
     {
         $server = $this->runtime->listen();
         pcntl_async_signals(true);
-        pcntl_signal(\SIGUSR1, fn () => $this->pendingArm = OriginReply::FIN);
-        pcntl_signal(\SIGUSR2, fn () => $this->pendingArm = OriginReply::RST);
+        pcntl_signal(\SIGUSR1, fn() => $this->pendingArm = OriginReply::FIN);
+        pcntl_signal(\SIGUSR2, fn() => $this->pendingArm = OriginReply::RST);
         $this->saveStats();
         while (!$this->runtime->orphaned()) {
             $this->applyArm();
@@ -182,7 +180,7 @@ final class OriginServer
     {
         ++$this->stats['requests'];
         $this->stats['paths'][$request->path] = ($this->stats['paths'][$request->path] ?? 0) + 1;
-        $key = $request->method.' '.$request->path;
+        $key = $request->method . ' ' . $request->path;
         $this->stats['methods'][$key] = ($this->stats['methods'][$key] ?? 0) + 1;
     }
 

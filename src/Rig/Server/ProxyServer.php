@@ -28,8 +28,7 @@ final class ProxyServer
         private readonly int $targetPort,
         private readonly float $delaySeconds,
         private readonly bool $handshake,
-    ) {
-    }
+    ) {}
 
     public function run(): void
     {
@@ -117,7 +116,7 @@ final class ProxyServer
     private function connectUpstream()
     {
         $context = stream_context_create(['socket' => ['tcp_nodelay' => true]]);
-        $upstream = @stream_socket_client(sprintf('tcp://%s:%d', $this->targetHost, $this->targetPort), $errno, $errstr, 5.0, \STREAM_CLIENT_CONNECT, $context);
+        $upstream = @stream_socket_client(\sprintf('tcp://%s:%d', $this->targetHost, $this->targetPort), $errno, $errstr, 5.0, \STREAM_CLIENT_CONNECT, $context);
         if (false === $upstream) {
             return null;
         }

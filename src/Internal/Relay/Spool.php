@@ -1,0 +1,152 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal\Relay;
+
+/**
+ * The relay's durable queue: one SQLite file in WAL mode. Requests arriving in one loop
+ * iteration are stored in one transaction (group commit) and acknowledged after its COMMIT,
+ * so a burst costs one WAL write (and one fsync with synchronous=FULL), not one per request.
+ *
+ * @internal
+ */
+final class Spool
+{
+    private const SQLITE_FULL = 13;
+
+    /** @var array<string, \PDOStatement> */
+    private array $statements = [];
+
+    private function __construct(private readonly \PDO $db)
+    {
+    }
+
+    /**
+     * @param bool $fsync synchronous=FULL: a commit survives power loss (one fsync per group);
+     *                    NORMAL: it survives the relay being killed, not the machine crashing
+     */
+    public static function open(string $path, bool $fsync = true): self
+    {
+        $dir = \dirname($path);
+        if (!is_dir($dir) && !@mkdir($dir, 0o750, true)) {
+            throw new SpoolUnavailable(\sprintf('Cannot create the spool directory "%s" (--spool=%s).', $dir, $path));
+        }
+        try {
+            $db = new \PDO('sqlite:' . $path, null, null, [\PDO::ATTR_ERRMODE => \PDO::ERRMODE_EXCEPTION]);
+            $db->exec('PRAGMA busy_timeout = 5000');
+            $db->exec('PRAGMA journal_mode = WAL');
+            $db->exec('PRAGMA synchronous = ' . ($fsync ? 'FULL' : 'NORMAL'));
+            SpoolSchema::create($db);
+        } catch (\PDOException $e) {
+            throw new SpoolUnavailable(\sprintf('Cannot open the spool "%s": %s', $path, $e->getMessage()), 0, $e);
+        }
+
+        return new self($db);
+    }
+
+    /**
+     * Stores every entry in one transaction.
+     *
+     * @param list<SpooledRequest> $entries
+     *
+     * @return list<SpooledRequest> the same, with their ids
+     *
+     * @throws SpoolUnavailable nothing was stored
+     */
+    public function append(array $entries): array
+    {
+        $insert = $this->statement('INSERT INTO pending (method, uri, headers, body, idempotency_key, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)');
+
+        return $this->transaction(function () use ($entries, $insert): array {
+            $stored = [];
+            foreach ($entries as $entry) {
+                $insert->bindValue(1, $entry->method);
+                $insert->bindValue(2, $entry->uri);
+                $insert->bindValue(3, json_encode($entry->headers, \JSON_THROW_ON_ERROR | \JSON_INVALID_UTF8_SUBSTITUTE));
+                $insert->bindValue(4, $entry->body, \PDO::PARAM_LOB);
+                $insert->bindValue(5, $entry->idempotencyKey);
+                $insert->bindValue(6, $entry->createdAt);
+                $insert->bindValue(7, $entry->createdAt);
+                $insert->execute();
+                $stored[] = $entry->withId((int) $this->db->lastInsertId());
+            }
+
+            return $stored;
+        });
+    }
+
+    /**
+     * Due requests, oldest due first.
+     *
+     * @param array<int, true> $skip ids already in flight
+     *
+     * @return list<SpooledRequest>
+     */
+    public function due(float $now, int $limit, array $skip): array
+    {
+        $select = $this->statement('SELECT id, method, uri, headers, body, idempotency_key, attempts, created_at FROM pending WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?');
+        $select->execute([$now, $limit + \count($skip)]);
+        $due = [];
+        foreach ($select->fetchAll(\PDO::FETCH_NUM) as $row) {
+            /** @var array{int, string, string, string, string, string, int, float} $row */
+            if (!isset($skip[(int) $row[0]]) && \count($due) < $limit) {
+                $due[] = SpoolSchema::hydrate($row);
+            }
+        }
+
+        return $due;
+    }
+
+    /** When the next not-in-flight request falls due; null when the spool is empty. */
+    public function nextDueAt(): ?float
+    {
+        $value = $this->db->query('SELECT MIN(next_attempt_at) FROM pending')?->fetchColumn();
+
+        return is_numeric($value) ? (float) $value : null;
+    }
+
+    /** Applies a round of delivery outcomes in one transaction. */
+    public function record(Outcomes $outcomes): void
+    {
+        if ($outcomes->isEmpty()) {
+            return;
+        }
+        $this->transaction(function () use ($outcomes): void {
+            SpoolSchema::applyOutcomes($this->db, $this->statements, $outcomes);
+        });
+    }
+
+    public function reader(): SpoolReader
+    {
+        return new SpoolReader($this->db);
+    }
+
+    /** @throws SpoolUnavailable */
+    private function transaction(\Closure $work): mixed
+    {
+        try {
+            $this->db->beginTransaction();
+            $result = $work();
+            $this->db->commit();
+
+            return $result;
+        } catch (\PDOException|\JsonException $e) {
+            if ($this->db->inTransaction()) {
+                try {
+                    $this->db->rollBack();
+                } catch (\PDOException) {
+                    // SQLite may already have rolled back after SQLITE_FULL.
+                }
+            }
+            $full = $e instanceof \PDOException && (($e->errorInfo[1] ?? null) === self::SQLITE_FULL || str_contains($e->getMessage(), 'full'));
+
+            throw new SpoolUnavailable(($full ? 'The spool disk is full: ' : 'The spool could not store the request: ') . $e->getMessage(), 0, $e);
+        }
+    }
+
+    private function statement(string $sql): \PDOStatement
+    {
+        return $this->statements[$sql] ??= $this->db->prepare($sql);
+    }
+}
