@@ -19,6 +19,19 @@ final class Pool
     {
     }
 
+    /**
+     * Caps connections for the whole process (they concern the remote hosts, not one Client):
+     * per host, and in total; 0 means no cap. The `max_host_connections` and
+     * `max_total_connections` Client options set the same caps.
+     */
+    public static function limitConnections(int $perHost = 0, int $total = 0): void
+    {
+        if ($perHost < 0 || $total < 0) {
+            throw new \InvalidArgumentException(\sprintf('Pool::limitConnections(): caps must be >= 0 (0 = no cap), got %d and %d.', $perHost, $total));
+        }
+        CurlPool::get()->limitConnections($perHost, $total);
+    }
+
     public static function stats(): PoolStats
     {
         return CurlPool::get()->stats();

@@ -73,17 +73,13 @@ final class ChildProcess
     private function awaitPort(string $what): void
     {
         \assert(null !== $this->process);
-        $deadline = microtime(true) + 10.0;
-        $portFile = $this->dir->path('port');
-        while (!is_file($portFile) || !is_file($this->dir->path('stats.json'))) {
-            PortProbe::assertAlive($this->process, $what);
-            if (microtime(true) > $deadline) {
-                $this->stop();
+        try {
+            PortProbe::waitForFiles($this->process, [$this->dir->path('port'), $this->dir->path('stats.json')], $what);
+        } catch (RigException $e) {
+            $this->stop();
 
-                throw new RigException($what . ' did not publish its port within 10 s.');
-            }
-            usleep(2_000);
+            throw $e;
         }
-        $this->port = (int) file_get_contents($portFile);
+        $this->port = (int) file_get_contents($this->dir->path('port'));
     }
 }

@@ -226,11 +226,15 @@ final class Nginx
         file_put_contents($dir->path('locations.conf'), $config->locations());
         file_put_contents($dir->path('nginx.conf'), $config->render());
         file_put_contents($dir->path('error.log'), '');
+        @unlink($dir->path('nginx.pid'));
 
         $process = new Process([...self::dieWithParent(), $binary, '-p', $dir->path(), '-e', $dir->path('error.log'), '-c', $dir->path('nginx.conf'), '-g', 'daemon off; master_process on;']);
         $process->setTimeout(null);
         $process->start();
         try {
+            // nginx writes its pid file only once every listener is bound: until then a port
+            // that accepts may belong to someone else who took it after FreePort::pick().
+            PortProbe::waitForFiles($process, [$dir->path('nginx.pid')], 'nginx');
             PortProbe::waitFor($process, array_values($ports), 'nginx');
         } catch (RigException $e) {
             throw new RigException($e->getMessage() . ' error.log: ' . trim((string) @file_get_contents($dir->path('error.log'))), 0, $e);

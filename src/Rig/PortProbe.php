@@ -44,6 +44,25 @@ final class PortProbe
         }
     }
 
+    /**
+     * @param list<string> $files
+     */
+    public static function waitForFiles(Process $process, array $files, string $what, float $timeout = 10.0): void
+    {
+        $deadline = microtime(true) + $timeout;
+        foreach ($files as $file) {
+            while (!is_file($file)) {
+                self::assertAlive($process, $what);
+                if (microtime(true) > $deadline) {
+                    $process->stop(0);
+
+                    throw new RigException(\sprintf('%s did not write %s within %.1f s. %s', $what, $file, $timeout, self::output($process)));
+                }
+                usleep(2_000);
+            }
+        }
+    }
+
     public static function assertAlive(Process $process, string $what): void
     {
         if (!$process->isRunning()) {

@@ -1,0 +1,52 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Bench\Strategy;
+
+use WarmHttp\Bench\Scenario;
+use WarmHttp\Bench\Tls;
+use WarmHttp\Client;
+
+/**
+ * WarmHttp's sendRequest() one at a time, from one Client or round-robin across several:
+ * every instance shares the process-wide pool, so several clients cost no extra connections.
+ *
+ * @internal bench tooling
+ */
+final class WarmHttpSequential implements Scenario
+{
+    public function __construct(private readonly int $clients = 1)
+    {
+    }
+
+    public function name(): string
+    {
+        return 1 === $this->clients ? 'warmhttp' : \sprintf('warmhttp-%d-clients', $this->clients);
+    }
+
+    public function label(): string
+    {
+        return 1 === $this->clients ? 'WarmHttp Client, sendRequest()' : \sprintf('WarmHttp across %d Client instances', $this->clients);
+    }
+
+    public function unavailableReason(): ?string
+    {
+        return null;
+    }
+
+    public function open(Tls $tls): \Closure
+    {
+        $clients = [];
+        for ($i = 0; $i < $this->clients; ++$i) {
+            $clients[] = new Client(WarmHttpOptions::for($tls));
+        }
+
+        return function (array $urls) use ($clients): void {
+            foreach ($urls as $i => $url) {
+                $client = $clients[$i % \count($clients)];
+                WarmHttpOptions::check($client->sendRequest($client->createRequest('GET', $url)), $this->name(), $url);
+            }
+        };
+    }
+}

@@ -1,0 +1,43 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Bridge\Guzzle;
+
+use WarmHttp\Client;
+
+/**
+ * One WarmHttp Client per distinct option set. Clients are cheap (the pool is process-wide);
+ * caching them only saves validating the same options on every request.
+ *
+ * @internal
+ */
+final class ClientCache
+{
+    /** Laravel builds a fresh option array per request; a handful of distinct sets is normal. */
+    private const MAX_CLIENTS = 64;
+
+    /** @var array<string, Client> */
+    private array $clients = [];
+
+    /** @param array<string, mixed> $base */
+    public function __construct(private readonly array $base)
+    {
+        $this->clients[''] = new Client($base);
+    }
+
+    /** @param array<string, scalar|null> $perRequest options derived from Guzzle's request options */
+    public function for(array $perRequest): Client
+    {
+        ksort($perRequest);
+        $key = $perRequest === [] ? '' : serialize($perRequest);
+        if (isset($this->clients[$key])) {
+            return $this->clients[$key];
+        }
+        if (\count($this->clients) >= self::MAX_CLIENTS) {
+            $this->clients = array_slice($this->clients, 0, 1, true);
+        }
+
+        return $this->clients[$key] = new Client($perRequest + $this->base);
+    }
+}

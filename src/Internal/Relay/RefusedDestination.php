@@ -1,0 +1,14 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal\Relay;
+
+/**
+ * The destination resolves to an address the relay does not connect to (SSRF guard).
+ *
+ * @internal
+ */
+final class RefusedDestination extends \RuntimeException
+{
+}
