@@ -152,9 +152,8 @@ final class Deliverer
 
     private function nextWake(float $now): float
     {
-        $next = $this->spool->nextDueAt();
+        $next = $this->spool->nextDueAfter($now);
 
-        // nextDueAt() counts rows in flight too (their time has passed): then poll.
-        return ($next === null || $next <= $now) ? $now + self::POLL_SECONDS : min($next, $now + self::POLL_SECONDS);
+        return $next === null ? $now + self::POLL_SECONDS : min($next, $now + self::POLL_SECONDS);
     }
 }

@@ -98,10 +98,12 @@ final class Spool
         return $due;
     }
 
-    /** When the next not-in-flight request falls due; null when the spool is empty. */
-    public function nextDueAt(): ?float
+    /** When the next request falls due after $now; null when none waits. */
+    public function nextDueAfter(float $now): ?float
     {
-        $value = $this->db->query('SELECT MIN(next_attempt_at) FROM pending')?->fetchColumn();
+        $select = $this->statement('SELECT MIN(next_attempt_at) FROM pending WHERE next_attempt_at > ?');
+        $select->execute([$now]);
+        $value = $select->fetchColumn();
 
         return is_numeric($value) ? (float) $value : null;
     }

@@ -33,6 +33,18 @@ final class WireResponse
         return $head . "\r\n" . $body;
     }
 
+    /**
+     * A HEAD answer: the destination's Content-Length, no body.
+     *
+     * @param list<array{string, string}> $headers
+     */
+    public static function renderHead(int $status, array $headers, string $contentLength, string $reason): string
+    {
+        $response = self::render($status, '', $headers, false, $reason);
+
+        return str_replace("Content-Length: 0\r\n", 'Content-Length: ' . $contentLength . "\r\n", $response);
+    }
+
     /** An answer from the relay itself (not the destination), with a one-line reason. */
     public static function relayError(int $status, string $message, bool $close = false): string
     {
