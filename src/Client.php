@@ -76,12 +76,10 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
     /**
      * Sends every request, at most $concurrency at a time, reading the input lazily.
      *
-     * @template K of array-key
+     * @param iterable<array-key, RequestInterface>                                                   $requests
+     * @param null|callable(array-key, ResponseInterface|\Psr\Http\Client\ClientExceptionInterface, int): void $onProgress key, outcome, how many are done so far
      *
-     * @param iterable<K, RequestInterface>                                                   $requests
-     * @param null|callable(K, ResponseInterface|\Psr\Http\Client\ClientExceptionInterface, int): void $onProgress key, outcome, how many are done
-     *
-     * @return array<K, ResponseInterface|\Psr\Http\Client\ClientExceptionInterface> keyed and ordered like the input
+     * @return array<array-key, ResponseInterface|\Psr\Http\Client\ClientExceptionInterface> keyed and ordered like the input
      */
     public function sendAll(iterable $requests, int $concurrency = 50, ?callable $onProgress = null): array
     {

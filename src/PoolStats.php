@@ -23,6 +23,14 @@ final readonly class PoolStats
     /** @return array<string, int> */
     public function toArray(): array
     {
-        return get_object_vars($this);
+        return [
+            'requests' => $this->requests,
+            'connectionsOpened' => $this->connectionsOpened,
+            'connectionsReused' => $this->connectionsReused,
+            'tlsHandshakes' => $this->tlsHandshakes,
+            'dnsLookups' => $this->dnsLookups,
+            'retriedOnDeadConnection' => $this->retriedOnDeadConnection,
+            'inFlight' => $this->inFlight,
+        ];
     }
 }

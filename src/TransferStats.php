@@ -61,7 +61,7 @@ final readonly class TransferStats
             \CURL_HTTP_VERSION_1_0 => '1.0',
             \CURL_HTTP_VERSION_1_1 => '1.1',
             \CURL_HTTP_VERSION_2_0 => '2',
-            3 => '3',
+            30 => '3', // CURL_HTTP_VERSION_3
             default => '',
         };
     }

@@ -92,6 +92,9 @@ final class Batch
 
     private function waitForOne(): void
     {
-        Scheduler::awaitAny(array_values($this->inFlight));
+        $waiting = array_values($this->inFlight);
+        if ($waiting !== []) {
+            Scheduler::awaitAny($waiting);
+        }
     }
 }

@@ -56,7 +56,7 @@ final class CurlErrors
                 \sprintf('the response body is larger than the %d bytes allowed by the "max_response_bytes" option; it was cut off', $transfer->maxResponseBytes ?? 0),
             )),
             $errno === \CURLE_TOO_MANY_REDIRECTS => new RequestException($request, ResponseParser::describe($request, 'too many redirects (see the "max_redirects" option)')),
-            $errno === \CURLE_UNSUPPORTED_PROTOCOL && (int) ($curlInfo['redirect_count'] ?? 0) > 0 => new RequestException($request, ResponseParser::describe($request, 'a redirect pointed to a scheme other than http or https and was refused')),
+            $errno === \CURLE_UNSUPPORTED_PROTOCOL && self::int($curlInfo, 'redirect_count') > 0 => new RequestException($request, ResponseParser::describe($request, 'a redirect pointed to a scheme other than http or https and was refused')),
             default => new NetworkException($request, ResponseParser::describe($request, \sprintf(
                 '%s (curl error %d: %s)',
                 self::MEANING[$errno] ?? 'a transport error occurred',
@@ -69,11 +69,19 @@ final class CurlErrors
     /** @param array<string, mixed> $curlInfo */
     private static function timeout(RequestInterface $request, array $curlInfo): TimeoutException
     {
-        $connected = (int) ($curlInfo['connect_time_us'] ?? 0) > 0 || ($curlInfo['num_connects'] ?? 1) === 0;
+        $connected = self::int($curlInfo, 'connect_time_us') > 0 || ($curlInfo['num_connects'] ?? 1) === 0;
         $what = $connected
-            ? \sprintf('no complete response within the "timeout" option (%.3f s elapsed)', (int) ($curlInfo['total_time_us'] ?? 0) / 1e6)
+            ? \sprintf('no complete response within the "timeout" option (%.3f s elapsed)', self::int($curlInfo, 'total_time_us') / 1e6)
             : 'no connection within the "connect_timeout" option';
 
         return new TimeoutException($request, ResponseParser::describe($request, $what));
+    }
+
+    /** @param array<string, mixed> $curlInfo */
+    private static function int(array $curlInfo, string $key): int
+    {
+        $value = $curlInfo[$key] ?? 0;
+
+        return \is_int($value) ? $value : 0;
     }
 }

@@ -23,10 +23,13 @@ final class CurlPool
     private static ?self $instance = null;
 
     /**
-     * Pools of a parent process, kept alive in a forked child. Destroying them would run
-     * curl's cleanup on sockets the parent still uses (TLS close_notify, a final read).
+     * Pools of a parent process, kept alive in a forked child for as long as the child runs:
+     * destroying them would run curl's cleanup on sockets the parent still uses (TLS
+     * close_notify, HTTP/2 GOAWAY). Nothing reads them; holding them is the point.
      *
      * @var list<self>
+     *
+     * @phpstan-ignore property.onlyWritten
      */
     private static array $inherited = [];
 
@@ -158,7 +161,11 @@ final class CurlPool
         $this->cancel($transfer, new NetworkException($request, ResponseParser::describe($request, 'the response body was closed before it was read to the end')));
     }
 
-    /** Drops per-request state (transfers nobody waits for any more); warm connections stay. */
+    /**
+     * Drops per-request state (transfers nobody waits for any more); warm connections stay.
+     *
+     * @param \Closure(Transfer): ClientExceptionInterface $abandoned the reason each one gets
+     */
     public function reset(\Closure $abandoned): void
     {
         foreach ($this->active as $transfer) {
@@ -184,7 +191,7 @@ final class CurlPool
         } while ($status === \CURLM_CALL_MULTI_PERFORM);
         $settled = false;
         while (($message = curl_multi_info_read($this->multi)) !== false) {
-            if ($message['msg'] === \CURLMSG_DONE) {
+            if ($message['msg'] === \CURLMSG_DONE && $message['handle'] instanceof \CurlHandle && \is_int($message['result'])) {
                 $this->finish($message['handle'], $message['result']);
                 $settled = true;
             }
@@ -229,7 +236,7 @@ final class CurlPool
         if (!$transfer->isSettled()) {
             $transfer->settle($failure ?? ($transfer->streamedBody !== null
                 ? $this->streamedResponse($transfer, $handle)
-                : ResponseParser::tryParse($transfer->request, (string) curl_multi_getcontent($handle), (int) $info['header_size'], $info)));
+                : ResponseParser::tryParse($transfer->request, (string) curl_multi_getcontent($handle), $info['header_size'], $info)));
         }
         $this->recycle($handle);
     }
@@ -263,7 +270,7 @@ final class CurlPool
         \assert($transfer->streamedBody !== null);
         $info = CurlInfo::read($handle);
         $length = curl_getinfo($handle, \CURLINFO_CONTENT_LENGTH_DOWNLOAD_T);
-        $body = new PullStream($transfer->streamedBody, $transfer, \is_int($length) && $length >= 0 ? $length : null);
+        $body = new PullStream($transfer->streamedBody, $transfer, $length >= 0 ? $length : null);
 
         return ResponseParser::tryParse($transfer->request, $transfer->head(), \strlen($transfer->head()), $info, $body);
     }

@@ -102,7 +102,16 @@ final class FiberRun
 
             return;
         }
-        /** @var list<Waitable> $suspendedWith */
-        $this->waiting[$key] = \is_array($suspendedWith) ? $suspendedWith : [];
+        $this->waiting[$key] = self::waitables($suspendedWith);
+    }
+
+    /** @return list<Waitable> what a suspending fiber passed to Fiber::suspend() */
+    private static function waitables(mixed $suspendedWith): array
+    {
+        if (!\is_array($suspendedWith)) {
+            return [];
+        }
+
+        return array_values(array_filter($suspendedWith, static fn (mixed $w): bool => $w instanceof Waitable));
     }
 }

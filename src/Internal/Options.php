@@ -56,7 +56,7 @@ final class Options
         $values = [];
         /** @var array<string, mixed> $given */
         foreach ($given as $name => $value) {
-            if (!\is_string($name) || !isset(self::SCHEMA[$name])) {
+            if (!isset(self::SCHEMA[$name])) {
                 throw self::unknown((string) $name);
             }
             $values[$name] = self::check($name, self::SCHEMA[$name][0], $value);

@@ -42,7 +42,7 @@ final class PoolCounters
             return;
         }
         $this->opened += $connects;
-        if ((int) $info['appconnect_time_us'] > 0) {
+        if (\is_int($info['appconnect_time_us']) && $info['appconnect_time_us'] > 0) {
             $this->handshakes += $connects;
         }
         $this->countLookup($host);

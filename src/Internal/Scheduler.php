@@ -39,11 +39,9 @@ final class Scheduler
     }
 
     /**
-     * @template K of array-key
+     * @param array<array-key, callable(): mixed> $tasks
      *
-     * @param array<K, callable(): mixed> $tasks
-     *
-     * @return array<K, mixed>
+     * @return array<array-key, mixed>
      */
     public static function run(array $tasks): array
     {

@@ -15,13 +15,14 @@ use WarmHttp\Tests\RigTestCase;
  */
 final class DeadConnectionTest extends RigTestCase
 {
-    /** @return iterable<string, array{string}> */
+    /** @return iterable<string, array{'fin'|'rst'}> */
     public static function closings(): iterable
     {
         yield 'FIN' => ['fin'];
         yield 'RST' => ['rst'];
     }
 
+    /** @param 'fin'|'rst' $how */
     #[DataProvider('closings')]
     public function testGetOnADeadReusedConnectionIsRetriedOnce(string $how): void
     {
@@ -38,6 +39,7 @@ final class DeadConnectionTest extends RigTestCase
         self::assertSame(2, $stats['connections']);
     }
 
+    /** @param 'fin'|'rst' $how */
     #[DataProvider('closings')]
     public function testPostOnADeadReusedConnectionIsNotResent(string $how): void
     {

@@ -30,7 +30,9 @@ final class ForkTest extends RigTestCase
                 pcntl_exec($ok ? '/bin/true' : '/bin/false');
             }
             self::assertTrue(self::exchange($client, $listener, 'parent'), "the parent got a wrong response on $listener");
+            $status = 0;
             pcntl_waitpid($pid, $status);
+            \assert(\is_int($status));
             self::assertSame(0, pcntl_wexitstatus($status), "the child got a wrong response or a shared pool on $listener");
             self::assertTrue(self::exchange($client, $listener, 'parent-after'), "the parent's pool broke after the child exited on $listener");
         }

@@ -83,7 +83,7 @@ final class RawRequest implements RequestInterface
     public function withHeader(string $name, $value): RequestInterface
     {
         $copy = clone $this;
-        $copy->headers[$name] = (array) $value;
+        $copy->headers[$name] = array_values(array_map(strval(...), (array) $value));
 
         return $copy;
     }
