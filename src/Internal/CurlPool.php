@@ -35,7 +35,8 @@ final class CurlPool
 
     private readonly \CurlMultiHandle $multi;
 
-    private readonly \CurlShareHandle $share;
+    /** A CurlShareHandle, or on PHP 8.5+ a CurlSharePersistentHandle that outlives the request. */
+    private readonly object $share;
 
     /** @var array<int, Transfer> in flight, by spl_object_id of their easy handle */
     private array $active = [];
@@ -59,10 +60,30 @@ final class CurlPool
         // One multi handle is the pool: HTTP/2 streams multiplex only on connections the same
         // multi holds, and its per-host cap stays honest (a CONNECT share would bypass it).
         curl_multi_setopt($this->multi, \CURLMOPT_PIPELINING, \CURLPIPE_MULTIPLEX);
-        $this->share = curl_share_init();
-        curl_share_setopt($this->share, \CURLSHOPT_SHARE, \CURL_LOCK_DATA_DNS);
-        curl_share_setopt($this->share, \CURLSHOPT_SHARE, \CURL_LOCK_DATA_SSL_SESSION);
+        $this->share = self::shareHandle();
         $this->counters = new PoolCounters();
+    }
+
+    /**
+     * PHP 8.5's persistent share handle survives the end of a PHP-FPM request, connections
+     * included: there it is the only way to stay warm across requests, so it shares
+     * connections too (caps then hold per request, not per process). Our CI runs PHP 8.2,
+     * which takes the plain branch; on 8.2-8.4 the relay's sync mode keeps FPM warm instead.
+     */
+    private static function shareHandle(): object
+    {
+        $persistentInit = 'curl_share_init_persistent';
+        if (\is_callable($persistentInit)) {
+            $persistent = $persistentInit([\CURL_LOCK_DATA_DNS, \CURL_LOCK_DATA_SSL_SESSION, \CURL_LOCK_DATA_CONNECT]);
+            if (\is_object($persistent)) {
+                return $persistent;
+            }
+        }
+        $share = curl_share_init();
+        curl_share_setopt($share, \CURLSHOPT_SHARE, \CURL_LOCK_DATA_DNS);
+        curl_share_setopt($share, \CURLSHOPT_SHARE, \CURL_LOCK_DATA_SSL_SESSION);
+
+        return $share;
     }
 
     public static function get(): self
