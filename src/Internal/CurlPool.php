@@ -73,7 +73,7 @@ final class CurlPool
     private static function shareHandle(): object
     {
         $persistentInit = 'curl_share_init_persistent';
-        if (\is_callable($persistentInit)) {
+        if (\is_callable($persistentInit)) { // @phpstan-ignore function.impossibleType (exists from PHP 8.5 on)
             $persistent = $persistentInit([\CURL_LOCK_DATA_DNS, \CURL_LOCK_DATA_SSL_SESSION, \CURL_LOCK_DATA_CONNECT]);
             if (\is_object($persistent)) {
                 return $persistent;
