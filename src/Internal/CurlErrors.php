@@ -18,8 +18,12 @@ use WarmHttp\Exception\TimeoutException;
  */
 final class CurlErrors
 {
-    /** The connection died under a request: on a reused connection, a safe request is retried. */
-    private const DEAD_CONNECTION = [\CURLE_GOT_NOTHING, \CURLE_SEND_ERROR, \CURLE_RECV_ERROR];
+    /**
+     * The connection died under a request: on a reused connection, a safe request is retried.
+     * 16 and 92 are HTTP/2 framing and stream errors (no ext-curl constants): what a reused h2
+     * connection shows after the server sent GOAWAY, e.g. when a forked child closed it.
+     */
+    private const DEAD_CONNECTION = [\CURLE_GOT_NOTHING, \CURLE_SEND_ERROR, \CURLE_RECV_ERROR, 16, 92];
 
     private const MEANING = [
         \CURLE_COULDNT_RESOLVE_HOST => 'the host name could not be resolved',
