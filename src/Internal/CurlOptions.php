@@ -37,7 +37,7 @@ final class CurlOptions
         $uri = $request->getUri();
         $https = strtolower($uri->getScheme()) === 'https';
         $curl = $clientOptions
-            + [\CURLOPT_URL => (string) $uri->withFragment('')]
+            + [\CURLOPT_URL => (string) ($uri->getFragment() === '' ? $uri : $uri->withFragment(''))]
             + self::version($httpVersion, $https)
             + self::method($request)
             + self::body($request, $safeToResend);

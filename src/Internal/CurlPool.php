@@ -259,7 +259,7 @@ final class CurlPool
                 ? $this->streamedResponse($transfer, $handle)
                 : ResponseParser::tryParse($transfer->request, (string) curl_multi_getcontent($handle), $info['header_size'], $info)));
         }
-        $this->recycle($handle);
+        $this->recycle($handle, $transfer);
     }
 
     /**
@@ -320,17 +320,19 @@ final class CurlPool
         ];
     }
 
-    private function recycle(\CurlHandle $handle): void
+    private function recycle(\CurlHandle $handle, ?Transfer $transfer = null): void
     {
         if (\count($this->spare) >= self::SPARE_HANDLES) {
             return; // dropped: curl frees it
         }
-        // Callbacks hold closures (and the objects they capture): clear them before the reset,
-        // as Guzzle does, so nothing of one request survives into the next.
-        curl_setopt($handle, \CURLOPT_READFUNCTION, null);
-        curl_setopt($handle, \CURLOPT_XFERINFOFUNCTION, null);
-        curl_setopt($handle, \CURLOPT_HEADERFUNCTION, null);
-        curl_setopt($handle, \CURLOPT_WRITEFUNCTION, null);
+        if ($transfer === null || $transfer->usesCallbacks()) {
+            // Callbacks hold closures (and the objects they capture): clear them before the
+            // reset, as Guzzle does, so nothing of one request survives into the next.
+            curl_setopt($handle, \CURLOPT_READFUNCTION, null);
+            curl_setopt($handle, \CURLOPT_XFERINFOFUNCTION, null);
+            curl_setopt($handle, \CURLOPT_HEADERFUNCTION, null);
+            curl_setopt($handle, \CURLOPT_WRITEFUNCTION, null);
+        }
         curl_reset($handle);
         $this->spare[] = $handle;
     }

@@ -37,6 +37,12 @@ final class Transfer implements Waitable
     ) {
     }
 
+    /** Whether its easy handle got PHP callbacks, which must be cleared before recycling. */
+    public function usesCallbacks(): bool
+    {
+        return $this->streamedBody !== null || $this->maxResponseBytes !== null || isset($this->curlOptions[\CURLOPT_READFUNCTION]);
+    }
+
     public function isSettled(): bool
     {
         return $this->outcome !== null;
