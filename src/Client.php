@@ -129,7 +129,7 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
             $this->options->relay(),
             $this->options->string('relay_token'),
             $this->options->logger() ?? new ErrorLogLogger(),
-            fn (RequestInterface $late): ResponseInterface => $this->sendRequest($late),
+            fn(RequestInterface $late): ResponseInterface => $this->sendRequest($late),
         );
         $this->dispatcher->dispatch($request);
     }

@@ -19,9 +19,7 @@ use WarmHttp\Internal\Transfer;
 final class PendingResponse
 {
     /** @internal */
-    public function __construct(private readonly Transfer $transfer)
-    {
-    }
+    public function __construct(private readonly Transfer $transfer) {}
 
     /** @throws ClientExceptionInterface */
     public function wait(): ResponseInterface

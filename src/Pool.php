@@ -15,9 +15,7 @@ use WarmHttp\Internal\Transfer;
  */
 final class Pool
 {
-    private function __construct()
-    {
-    }
+    private function __construct() {}
 
     /**
      * Caps connections for the whole process (they concern the remote hosts, not one Client):
@@ -43,7 +41,7 @@ final class Pool
      */
     public static function reset(): void
     {
-        CurlPool::get()->reset(static fn (Transfer $t): NetworkException => new NetworkException(
+        CurlPool::get()->reset(static fn(Transfer $t): NetworkException => new NetworkException(
             $t->request,
             ResponseParser::describe($t->request, 'the pool was reset between two worker requests before this request was awaited'),
         ));

@@ -17,8 +17,7 @@ final readonly class PoolStats
         public int $dnsLookups,
         public int $retriedOnDeadConnection,
         public int $inFlight,
-    ) {
-    }
+    ) {}
 
     /** @return array<string, int> */
     public function toArray(): array

@@ -16,9 +16,7 @@ final class Response implements ResponseInterface
     private ?TransferStats $stats = null;
 
     /** @param array<string, mixed> $curlInfo */
-    public function __construct(private ResponseInterface $inner, private readonly array $curlInfo)
-    {
-    }
+    public function __construct(private ResponseInterface $inner, private readonly array $curlInfo) {}
 
     public function stats(): TransferStats
     {

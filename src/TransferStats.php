@@ -20,8 +20,7 @@ final readonly class TransferStats
         public bool $reusedConnection,
         public string $remoteAddress,
         public int $redirects = 0,
-    ) {
-    }
+    ) {}
 
     /**
      * Built from curl_getinfo(): curl reports cumulative times, split here into phases.

@@ -7,6 +7,4 @@ namespace WarmHttp\Exception;
 /**
  * An option given to a WarmHttp constructor is unknown or of the wrong type or range.
  */
-final class InvalidOptionException extends \InvalidArgumentException
-{
-}
+final class InvalidOptionException extends \InvalidArgumentException {}

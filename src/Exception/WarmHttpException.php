@@ -9,6 +9,4 @@ use Psr\Http\Client\ClientExceptionInterface;
 /**
  * Marker for every exception WarmHttp throws while sending: catch this to catch them all.
  */
-interface WarmHttpException extends ClientExceptionInterface
-{
-}
+interface WarmHttpException extends ClientExceptionInterface {}

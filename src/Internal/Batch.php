@@ -32,8 +32,7 @@ final class Batch
         private readonly \Closure $start,
         private readonly int $concurrency,
         private readonly mixed $onProgress,
-    ) {
-    }
+    ) {}
 
     /**
      * @param iterable<array-key, RequestInterface> $requests

@@ -186,7 +186,7 @@ final class CurlOptions
         return [
             \CURLOPT_UPLOAD => true,
             \CURLOPT_INFILESIZE => $size ?? -1,
-            \CURLOPT_READFUNCTION => static fn ($ch, $fd, int $length): string => $body->read($length),
+            \CURLOPT_READFUNCTION => static fn($ch, $fd, int $length): string => $body->read($length),
         ];
     }
 

@@ -274,7 +274,7 @@ final class CurlPool
         return [
             \CURLOPT_RETURNTRANSFER => false,
             \CURLOPT_HEADER => false,
-            \CURLOPT_HEADERFUNCTION => static fn ($ch, string $line): int => $transfer->receiveHeaderLine($line),
+            \CURLOPT_HEADERFUNCTION => static fn($ch, string $line): int => $transfer->receiveHeaderLine($line),
             \CURLOPT_WRITEFUNCTION => function ($ch, string $chunk) use ($transfer, $buffer, $id): int {
                 if (!$transfer->isSettled()) {
                     $this->headersIn[$id] = $transfer;
@@ -316,7 +316,7 @@ final class CurlPool
     {
         return [
             \CURLOPT_NOPROGRESS => false,
-            \CURLOPT_XFERINFOFUNCTION => static fn ($ch, int $dlTotal, int $dlNow): int => $dlNow > $maxBytes ? 1 : 0,
+            \CURLOPT_XFERINFOFUNCTION => static fn($ch, int $dlTotal, int $dlNow): int => $dlNow > $maxBytes ? 1 : 0,
         ];
     }
 

@@ -31,7 +31,7 @@ final class FiberRun
     {
         $this->order[] = $key;
         $this->fibers[$key] = $fiber;
-        $this->step($key, static fn (): mixed => $fiber->start());
+        $this->step($key, static fn(): mixed => $fiber->start());
     }
 
     public function finished(): bool
@@ -46,7 +46,7 @@ final class FiberRun
         foreach ($this->waiting as $key => $waitables) {
             if (Scheduler::anyReady($waitables)) {
                 $fiber = $this->fibers[$key];
-                $this->step($key, static fn (): mixed => $fiber->resume());
+                $this->step($key, static fn(): mixed => $fiber->resume());
                 $resumed = true;
             }
         }
@@ -112,6 +112,6 @@ final class FiberRun
             return [];
         }
 
-        return array_values(array_filter($suspendedWith, static fn (mixed $w): bool => $w instanceof Waitable));
+        return array_values(array_filter($suspendedWith, static fn(mixed $w): bool => $w instanceof Waitable));
     }
 }

@@ -40,9 +40,7 @@ final class Options
      * @param array<string, mixed> $values
      * @param array<string, mixed> $given
      */
-    private function __construct(private readonly array $values, private readonly array $given)
-    {
-    }
+    private function __construct(private readonly array $values, private readonly array $given) {}
 
     /** @return array<string, mixed> the options as the user gave them */
     public function given(): array

@@ -23,8 +23,7 @@ final class PullStream implements StreamInterface
         private readonly BodyBuffer $buffer,
         private readonly Transfer $transfer,
         private readonly ?int $size,
-    ) {
-    }
+    ) {}
 
     public function __destruct()
     {

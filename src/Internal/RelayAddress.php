@@ -18,8 +18,7 @@ final readonly class RelayAddress
         public ?string $socketPath,
         public ?string $host,
         public ?int $port,
-    ) {
-    }
+    ) {}
 
     public static function parse(string $address): self
     {

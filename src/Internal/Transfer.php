@@ -34,8 +34,7 @@ final class Transfer implements Waitable
         public readonly array $curlOptions,
         public readonly ?int $maxResponseBytes,
         public readonly ?BodyBuffer $streamedBody = null,
-    ) {
-    }
+    ) {}
 
     /** Whether its easy handle got PHP callbacks, which must be cleared before recycling. */
     public function usesCallbacks(): bool

@@ -19,13 +19,13 @@ final class BadInputTest extends RigTestCase
     /** @return iterable<string, array{\Closure(string): RequestInterface, string}> */
     public static function badRequests(): iterable
     {
-        yield 'CR LF in a header value' => [static fn (string $url) => new RawRequest('GET', new Request('GET', $url), ['X-Evil' => ["a\r\nX-Injected: 1"]]), 'CR, LF or NUL'];
-        yield 'LF in a header name' => [static fn (string $url) => new RawRequest('GET', new Request('GET', $url), ["X-Bad\nName" => ['1']]), 'Invalid header name'];
-        yield 'space in the method' => [static fn (string $url) => new Request('GE T', $url), 'Invalid HTTP method'];
-        yield 'CR LF in the method' => [static fn (string $url) => new RawRequest("GET /x HTTP/1.1\r\nHost: a\r\n\r\nGET", new Request('GET', $url)), 'Invalid HTTP method'];
-        yield 'relative URI' => [static fn (string $url) => new Request('GET', '/fast'), 'not absolute'];
-        yield 'ftp scheme' => [static fn (string $url) => new Request('GET', 'ftp://127.0.0.1/file'), 'Unsupported URI scheme "ftp"'];
-        yield 'file scheme' => [static fn (string $url) => new Request('GET', 'file:///etc/passwd'), 'not absolute'];
+        yield 'CR LF in a header value' => [static fn(string $url) => new RawRequest('GET', new Request('GET', $url), ['X-Evil' => ["a\r\nX-Injected: 1"]]), 'CR, LF or NUL'];
+        yield 'LF in a header name' => [static fn(string $url) => new RawRequest('GET', new Request('GET', $url), ["X-Bad\nName" => ['1']]), 'Invalid header name'];
+        yield 'space in the method' => [static fn(string $url) => new Request('GE T', $url), 'Invalid HTTP method'];
+        yield 'CR LF in the method' => [static fn(string $url) => new RawRequest("GET /x HTTP/1.1\r\nHost: a\r\n\r\nGET", new Request('GET', $url)), 'Invalid HTTP method'];
+        yield 'relative URI' => [static fn(string $url) => new Request('GET', '/fast'), 'not absolute'];
+        yield 'ftp scheme' => [static fn(string $url) => new Request('GET', 'ftp://127.0.0.1/file'), 'Unsupported URI scheme "ftp"'];
+        yield 'file scheme' => [static fn(string $url) => new Request('GET', 'file:///etc/passwd'), 'not absolute'];
     }
 
     /** @param \Closure(string): RequestInterface $make */
@@ -37,8 +37,8 @@ final class BadInputTest extends RigTestCase
         $client = self::client();
 
         foreach ([
-            'sendRequest' => static fn () => $client->sendRequest($request),
-            'sendAsync' => static fn () => $client->sendAsync($request),
+            'sendRequest' => static fn() => $client->sendRequest($request),
+            'sendAsync' => static fn() => $client->sendAsync($request),
         ] as $how => $send) {
             try {
                 $send();

@@ -15,7 +15,7 @@ final class WarmPoolTest extends RigTestCase
     {
         $proxy = self::rig()->proxyTo('h2', 20);
         $before = Pool::stats();
-        $clients = array_map(static fn (): Client => self::client(), range(1, 5));
+        $clients = array_map(static fn(): Client => self::client(), range(1, 5));
         for ($i = 0; $i < 50; ++$i) {
             $response = $clients[$i % 5]->sendRequest($clients[0]->createRequest('GET', $proxy->url('/fast')));
             self::assertSame(200, $response->getStatusCode());
@@ -49,7 +49,7 @@ final class WarmPoolTest extends RigTestCase
     {
         $proxy = self::rig()->proxyTo('h2', 20);
         $client = self::client();
-        $requests = array_map(static fn (int $i) => $client->createRequest('GET', $proxy->url('/echo/' . $i)), range(1, 100));
+        $requests = array_map(static fn(int $i) => $client->createRequest('GET', $proxy->url('/echo/' . $i)), range(1, 100));
         $results = $client->sendAll($requests, 100);
 
         foreach ($results as $i => $response) {
@@ -64,14 +64,14 @@ final class WarmPoolTest extends RigTestCase
     {
         $proxy = self::rig()->proxyTo('h1tls', 20);
         $client = self::client(['max_host_connections' => 4]);
-        $requests = array_map(static fn (int $i) => $client->createRequest('GET', $proxy->url('/slow?ms=30&i=' . $i)), range(1, 20));
+        $requests = array_map(static fn(int $i) => $client->createRequest('GET', $proxy->url('/slow?ms=30&i=' . $i)), range(1, 20));
         try {
             $results = $client->sendAll($requests, 20);
         } finally {
             Pool::limitConnections(0, 0);
         }
 
-        self::assertCount(20, array_filter($results, static fn ($r) => !$r instanceof \Throwable && $r->getStatusCode() === 200));
+        self::assertCount(20, array_filter($results, static fn($r) => !$r instanceof \Throwable && $r->getStatusCode() === 200));
         self::assertSame('1.1', $results[0] instanceof \Throwable ? '' : $results[0]->getProtocolVersion());
         self::assertLessThanOrEqual(4, $proxy->connections());
         self::assertGreaterThan(1, $proxy->connections(), 'the requests should have run in parallel on several connections');

@@ -4,11 +4,11 @@ declare(strict_types=1);
 
 namespace WarmHttp\Tests\Concurrency;
 
+use function WarmHttp\concurrently;
+
 use WarmHttp\Exception\TimeoutException;
 use WarmHttp\Tests\RigTestCase;
 use WarmHttp\Tests\Support\FakeSdk;
-
-use function WarmHttp\concurrently;
 
 /**
  * Plain synchronous sendRequest() calls inside concurrently() tasks overlap. Overlap is shown
@@ -39,7 +39,7 @@ final class ConcurrentlyTest extends RigTestCase
         self::assertSame(array_fill(0, 10, 'ok'), $results);
         self::assertSame(10, $proxy->connections(), 'ten overlapping HTTP/1.1 requests hold ten connections');
         $firstEnd = array_search('end 0', $events, true);
-        foreach (array_slice($events, 0, 10) as $event) {
+        foreach (\array_slice($events, 0, 10) as $event) {
             self::assertStringStartsWith('start', $event);
         }
         self::assertGreaterThanOrEqual(10, $firstEnd);
@@ -62,9 +62,9 @@ final class ConcurrentlyTest extends RigTestCase
         $sdk = new FakeSdk(self::client(), $proxy->url('/echo'));
 
         $results = concurrently(
-            static fn (): array => $sdk->fetchTwo('a'),
-            static fn (): array => $sdk->fetchTwo('b'),
-            static fn (): array => $sdk->fetchTwo('c'),
+            static fn(): array => $sdk->fetchTwo('a'),
+            static fn(): array => $sdk->fetchTwo('b'),
+            static fn(): array => $sdk->fetchTwo('c'),
         );
 
         self::assertSame([['/echo/a/1', '/echo/a/2'], ['/echo/b/1', '/echo/b/2'], ['/echo/c/1', '/echo/c/2']], $results);
@@ -73,7 +73,7 @@ final class ConcurrentlyTest extends RigTestCase
 
     public function testResultsAreKeyedLikeTheTasks(): void
     {
-        $results = concurrently(...['first' => static fn (): int => 1, 'second' => static fn (): int => 2]);
+        $results = concurrently(...['first' => static fn(): int => 1, 'second' => static fn(): int => 2]);
 
         self::assertSame(['first' => 1, 'second' => 2], $results);
     }
@@ -86,12 +86,12 @@ final class ConcurrentlyTest extends RigTestCase
 
         try {
             concurrently(
-                static fn () => $client->sendRequest($client->createRequest('GET', $origin->url('/stall'))),
+                static fn() => $client->sendRequest($client->createRequest('GET', $origin->url('/stall'))),
                 static function () use ($client, &$finished): void {
                     $client->sendRequest($client->createRequest('GET', self::nginxUrl('h2')));
                     $finished = true;
                 },
-                static fn () => throw new \DomainException('task failed'),
+                static fn() => throw new \DomainException('task failed'),
             );
             self::fail('the exceptions must reach the caller');
         } catch (TimeoutException $e) {
@@ -104,12 +104,12 @@ final class ConcurrentlyTest extends RigTestCase
     {
         $proxy = self::rig()->proxyTo('h1tls', 20);
         $client = self::client();
-        $get = static fn (string $path): string => (string) $client->sendRequest($client->createRequest('GET', $proxy->url($path)))->getBody();
+        $get = static fn(string $path): string => (string) $client->sendRequest($client->createRequest('GET', $proxy->url($path)))->getBody();
 
         $outside = $get('/echo/outside');
         $results = concurrently(
-            static fn (): array => concurrently(static fn () => $get('/echo/inner-1'), static fn () => $get('/echo/inner-2')),
-            static fn (): string => $get('/echo/outer'),
+            static fn(): array => concurrently(static fn() => $get('/echo/inner-1'), static fn() => $get('/echo/inner-2')),
+            static fn(): string => $get('/echo/outer'),
         );
 
         self::assertSame('/echo/outside', $outside);
@@ -120,7 +120,7 @@ final class ConcurrentlyTest extends RigTestCase
     public function testInsideAFiberWarmHttpDidNotStartItBlocks(): void
     {
         $client = self::client();
-        $fiber = new \Fiber(static fn (): string => (string) $client->sendRequest($client->createRequest('GET', self::nginxUrl('h2', '/echo/foreign')))->getBody());
+        $fiber = new \Fiber(static fn(): string => (string) $client->sendRequest($client->createRequest('GET', self::nginxUrl('h2', '/echo/foreign')))->getBody());
 
         $fiber->start();
 

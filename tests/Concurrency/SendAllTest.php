@@ -23,7 +23,7 @@ final class SendAllTest extends RigTestCase
             Pool::limitConnections(0, 0);
         }
 
-        self::assertCount(100, array_filter($results, static fn ($r) => $r instanceof ResponseInterface));
+        self::assertCount(100, array_filter($results, static fn($r) => $r instanceof ResponseInterface));
         self::assertLessThanOrEqual(6, $proxy->connections());
     }
 
@@ -43,7 +43,7 @@ final class SendAllTest extends RigTestCase
             $maxAhead = max($maxAhead, $pulled - $done);
         });
 
-        self::assertSame(array_map(static fn (int $i) => "req-$i", range(0, 299)), array_keys($results));
+        self::assertSame(array_map(static fn(int $i) => "req-$i", range(0, 299)), array_keys($results));
         foreach ($results as $key => $response) {
             self::assertInstanceOf(ResponseInterface::class, $response);
             self::assertSame('/echo/' . substr($key, 4), (string) $response->getBody());
@@ -92,7 +92,7 @@ final class SendAllTest extends RigTestCase
     public function testPendingResponsesSettleWhileAnotherIsAwaited(): void
     {
         $client = self::client();
-        $pending = array_map(static fn (int $i) => $client->sendAsync($client->createRequest('GET', self::nginxUrl('h2', "/slow?ms=50&i=$i"))), range(1, 5));
+        $pending = array_map(static fn(int $i) => $client->sendAsync($client->createRequest('GET', self::nginxUrl('h2', "/slow?ms=50&i=$i"))), range(1, 5));
         $seen = [];
         foreach ($pending as $i => $p) {
             $p->onSettle(static function ($outcome) use (&$seen, $i): void {
@@ -112,6 +112,6 @@ final class SendAllTest extends RigTestCase
     /** @return list<RequestInterface> */
     private static function requests(\WarmHttp\Client $client, string $base, int $count): array
     {
-        return array_map(static fn (int $i) => $client->createRequest('GET', "$base/$i"), range(1, $count));
+        return array_map(static fn(int $i) => $client->createRequest('GET', "$base/$i"), range(1, $count));
     }
 }

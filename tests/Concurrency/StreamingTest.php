@@ -4,9 +4,9 @@ declare(strict_types=1);
 
 namespace WarmHttp\Tests\Concurrency;
 
-use WarmHttp\Tests\RigTestCase;
-
 use function WarmHttp\concurrently;
+
+use WarmHttp\Tests\RigTestCase;
 
 final class StreamingTest extends RigTestCase
 {
@@ -52,6 +52,6 @@ final class StreamingTest extends RigTestCase
             return $n;
         };
 
-        self::assertSame([1 << 20, 10 << 20], concurrently(static fn () => $read('1m'), static fn () => $read('10m')));
+        self::assertSame([1 << 20, 10 << 20], concurrently(static fn() => $read('1m'), static fn() => $read('10m')));
     }
 }

@@ -10,9 +10,7 @@ use WarmHttp\Client;
 /** Stands for any SDK that takes a PSR-18 client and calls it synchronously. */
 final class FakeSdk
 {
-    public function __construct(private readonly ClientInterface&Client $http, private readonly string $base)
-    {
-    }
+    public function __construct(private readonly ClientInterface&Client $http, private readonly string $base) {}
 
     /** @return array{string, string} */
     public function fetchTwo(string $id): array

@@ -16,9 +16,7 @@ use Psr\Http\Message\UriInterface;
 final class RawRequest implements RequestInterface
 {
     /** @param array<string, list<string>> $headers */
-    public function __construct(private string $method, private Request $inner, private array $headers = [])
-    {
-    }
+    public function __construct(private string $method, private Request $inner, private array $headers = []) {}
 
     public function getRequestTarget(): string
     {
