@@ -154,9 +154,14 @@ final class CurlOptions
     /** @return array<int, mixed> */
     private static function method(RequestInterface $request): array
     {
-        return match ($request->getMethod()) {
-            'GET' => [\CURLOPT_HTTPGET => true],
-            'HEAD' => [\CURLOPT_NOBODY => true],
+        // A GET or HEAD with a body keeps its method: CURLOPT_POSTFIELDS alone would turn it
+        // into a POST. libcurl 7.88 reads no response body after a custom "HEAD".
+        $size = $request->getBody()->getSize();
+        $hasBody = $size !== 0 && ($size !== null || $request->getBody()->isReadable());
+
+        return match (true) {
+            $request->getMethod() === 'GET' && !$hasBody => [\CURLOPT_HTTPGET => true],
+            $request->getMethod() === 'HEAD' && !$hasBody => [\CURLOPT_NOBODY => true],
             default => [\CURLOPT_CUSTOMREQUEST => $request->getMethod()],
         };
     }

@@ -35,7 +35,7 @@ final class ClientCache
             return $this->clients[$key];
         }
         if (\count($this->clients) >= self::MAX_CLIENTS) {
-            $this->clients = array_slice($this->clients, 0, 1, true);
+            $this->clients = \array_slice($this->clients, 0, 1, true);
         }
 
         return $this->clients[$key] = new Client($perRequest + $this->base);

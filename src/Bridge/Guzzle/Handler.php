@@ -35,9 +35,10 @@ final class Handler
         $this->clients = new ClientCache($options);
     }
 
-    /** @param array<string, mixed> $options Guzzle request options */
+    /** @param array<mixed> $options Guzzle request options */
     public function __invoke(RequestInterface $request, array $options): PromiseInterface
     {
+        /** @var array<string, mixed> $options Guzzle's option names are strings */
         $started = microtime(true);
         try {
             $client = $this->clients->for(OptionMap::toWarmHttp($request, $options));
@@ -53,7 +54,11 @@ final class Handler
         return PromiseBridge::promise($pending, $request, $options, $started);
     }
 
-    /** The `delay` option (ms) as Guzzle's CurlHandler applies it: before sending. */
+    /**
+     * The `delay` option (ms) as Guzzle's CurlHandler applies it: before sending.
+     *
+     * @param array<string, mixed> $options
+     */
     private static function delay(array $options): void
     {
         $delay = $options['delay'] ?? 0;

@@ -9,28 +9,30 @@ use WarmHttp\Rig\FreePort;
 use WarmHttp\Rig\PortProbe;
 
 /**
- * PHP's built-in server on an ephemeral loopback port, for the few things the rig's nginx
- * does not serve (Set-Cookie, gzip bodies): see router.php. Stopped when dropped.
+ * PHP's built-in server on an ephemeral loopback port, for what the rig's nginx does not
+ * serve: Set-Cookie and gzip (router.php), a request recorder (tests/Psr18). Stopped when dropped.
  */
 final class PhpOrigin
 {
-    private function __construct(private readonly Process $process, private readonly int $port)
-    {
-    }
+    private function __construct(private readonly Process $process, private readonly int $port) {}
 
     public function __destruct()
     {
         $this->process->stop(0);
     }
 
-    public static function start(): self
+    /**
+     * @param string                $router a php -S router script
+     * @param array<string, string> $env    for the server process
+     */
+    public static function start(string $router = __DIR__ . '/router.php', array $env = []): self
     {
         for ($attempt = 1; ; ++$attempt) {
             $port = FreePort::pick();
-            $process = new Process([\PHP_BINARY, '-S', '127.0.0.1:' . $port, __DIR__ . '/router.php']);
+            $process = new Process([\PHP_BINARY, '-S', '127.0.0.1:' . $port, $router], null, $env);
             $process->start();
             try {
-                PortProbe::waitFor($process, [$port], 'PHP built-in server (tests/Bridge/Support/router.php)');
+                PortProbe::waitFor($process, [$port], \sprintf('PHP built-in server (%s)', basename($router)));
 
                 return new self($process, $port);
             } catch (\Throwable $e) {
