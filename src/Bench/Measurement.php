@@ -19,6 +19,5 @@ final readonly class Measurement
         public ?int $tlsResumed,
         public int $poolConnections,
         public int $poolHandshakes,
-    ) {
-    }
+    ) {}
 }

@@ -17,8 +17,7 @@ final readonly class Network
         public float $rttMs,
         public float $serverMs,
         public int $handshakeRtts,
-    ) {
-    }
+    ) {}
 
     public function withServerMs(float $serverMs): self
     {

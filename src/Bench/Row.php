@@ -37,8 +37,7 @@ final readonly class Row
         public ?float $limit = null,
         public ?string $limitFormula = null,
         public array $extra = [],
-    ) {
-    }
+    ) {}
 
     public static function skipped(string $group, Scenario $scenario, string $reason): self
     {
@@ -69,6 +68,9 @@ final readonly class Row
     /** @return array<string, mixed> */
     public function toArray(): array
     {
-        return get_object_vars($this) + ['ratio' => $this->ratio()];
+        /** @var array<string, mixed> $fields */
+        $fields = get_object_vars($this);
+
+        return $fields + ['ratio' => $this->ratio()];
     }
 }

@@ -24,8 +24,8 @@ interface Scenario
     public function unavailableReason(): ?string;
 
     /**
-     * @return \Closure(list<string>): void sends every URL (in the strategy's own order and
-     *                                      concurrency); throws BenchException on any failure
+     * @return \Closure(string...): void sends every URL given (in the strategy's own order and
+     *                                  concurrency); throws BenchException on any failure
      */
     public function open(Tls $tls): \Closure;
 }

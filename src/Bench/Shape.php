@@ -18,8 +18,7 @@ final readonly class Shape
         public int $origins = 1,
         public int $hostCap = 0,
         public int $perTask = 0,
-    ) {
-    }
+    ) {}
 
     /** N requests one after another: one handshake per origin, then N exchanges. */
     public static function sequential(int $requests, int $origins = 1): self

@@ -11,9 +11,7 @@ namespace WarmHttp\Bench;
  */
 final readonly class Spread
 {
-    private function __construct(public float $min, public float $median, public float $max)
-    {
-    }
+    private function __construct(public float $min, public float $median, public float $max) {}
 
     /** @param non-empty-list<float|int> $samples */
     public static function of(array $samples): self

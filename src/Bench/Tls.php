@@ -11,7 +11,5 @@ namespace WarmHttp\Bench;
  */
 final readonly class Tls
 {
-    public function __construct(public ?string $caFile, public bool $verify = true)
-    {
-    }
+    public function __construct(public ?string $caFile, public bool $verify = true) {}
 }

@@ -16,6 +16,5 @@ final readonly class Trial
         public Shape $shape,
         public string $path,
         public Network $network,
-    ) {
-    }
+    ) {}
 }

@@ -51,7 +51,7 @@ final class CurlEasy
         }
         $status = curl_getinfo($handle, \CURLINFO_RESPONSE_CODE);
         if (200 !== $status) {
-            throw BenchException::badResponse($scenario, $url, \is_int($status) ? $status : '?');
+            throw BenchException::badResponse($scenario, $url, $status);
         }
     }
 }

@@ -34,7 +34,7 @@ final class CurlMultiCache implements Scenario
     {
         $multi = curl_multi_init();
 
-        return function (array $urls) use ($multi, $tls): void {
+        return function (string ...$urls) use ($multi, $tls): void {
             foreach ($urls as $url) {
                 $handle = CurlEasy::create($url, $tls);
                 curl_multi_add_handle($multi, $handle);

@@ -16,9 +16,7 @@ use WarmHttp\Bench\Tls;
  */
 final class CurlMultiParallel implements Scenario
 {
-    private function __construct(private readonly bool $share, private readonly ?int $httpVersion, private readonly ?int $hostCap)
-    {
-    }
+    private function __construct(private readonly bool $share, private readonly ?int $httpVersion, private readonly ?int $hostCap) {}
 
     public static function plain(): self
     {
@@ -53,7 +51,7 @@ final class CurlMultiParallel implements Scenario
         }
         $share = $this->share ? CurlShare::share() : null;
 
-        return function (array $urls) use ($multi, $share, $tls): void {
+        return function (string ...$urls) use ($multi, $share, $tls): void {
             $handles = [];
             foreach ($urls as $url) {
                 $handle = CurlEasy::create($url, $tls, $this->httpVersion);

@@ -31,7 +31,7 @@ final class CurlNaive implements Scenario
 
     public function open(Tls $tls): \Closure
     {
-        return function (array $urls) use ($tls): void {
+        return function (string ...$urls) use ($tls): void {
             foreach ($urls as $url) {
                 $handle = CurlEasy::create($url, $tls);
                 curl_exec($handle);

@@ -34,9 +34,9 @@ final class CurlReused implements Scenario
     {
         $handle = CurlEasy::create('', $tls);
 
-        return function (array $urls) use ($handle): void {
+        return function (string ...$urls) use ($handle): void {
             foreach ($urls as $url) {
-                curl_setopt($handle, \CURLOPT_URL, $url);
+                curl_setopt($handle, \CURLOPT_URL, '' === $url ? '/' : $url);
                 curl_exec($handle);
                 CurlEasy::check($handle, $this->name(), $url);
             }

@@ -34,7 +34,7 @@ final class CurlShare implements Scenario
     {
         $share = self::share();
 
-        return function (array $urls) use ($share, $tls): void {
+        return function (string ...$urls) use ($share, $tls): void {
             foreach ($urls as $url) {
                 $handle = CurlEasy::create($url, $tls);
                 curl_setopt($handle, \CURLOPT_SHARE, $share);

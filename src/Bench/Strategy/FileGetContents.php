@@ -39,7 +39,7 @@ final class FileGetContents implements Scenario
         }
         $context = stream_context_create(['ssl' => $ssl, 'http' => ['ignore_errors' => true, 'timeout' => 30]]);
 
-        return function (array $urls) use ($context): void {
+        return function (string ...$urls) use ($context): void {
             foreach ($urls as $url) {
                 $body = @file_get_contents($url, false, $context);
                 $status = $http_response_header[0] ?? '';

@@ -17,9 +17,7 @@ use WarmHttp\Bench\Tls;
  */
 final class Guzzle implements Scenario
 {
-    private function __construct(private readonly bool $clientPerRequest)
-    {
-    }
+    private function __construct(private readonly bool $clientPerRequest) {}
 
     public static function oneClient(): self
     {
@@ -51,7 +49,7 @@ final class Guzzle implements Scenario
         $options = Peers::guzzleOptions($tls);
         $shared = $this->clientPerRequest ? null : new Client($options);
 
-        return function (array $urls) use ($shared, $options): void {
+        return function (string ...$urls) use ($shared, $options): void {
             foreach ($urls as $url) {
                 $status = ($shared ?? new Client($options))->get($url)->getStatusCode();
                 if (200 !== $status) {

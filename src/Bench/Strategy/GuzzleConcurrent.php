@@ -38,8 +38,8 @@ final class GuzzleConcurrent implements Scenario
     {
         $client = new Client(Peers::guzzleOptions($tls));
 
-        return function (array $urls) use ($client): void {
-            $promises = array_map(static fn (string $url) => $client->getAsync($url), $urls);
+        return function (string ...$urls) use ($client): void {
+            $promises = array_map(static fn(string $url) => $client->getAsync($url), $urls);
             foreach (Utils::unwrap($promises) as $i => $response) {
                 \assert($response instanceof ResponseInterface);
                 if (200 !== $response->getStatusCode()) {

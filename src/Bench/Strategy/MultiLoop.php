@@ -21,7 +21,9 @@ final class MultiLoop
         do {
             $status = curl_multi_exec($multi, $active);
             while (false !== ($done = curl_multi_info_read($multi))) {
-                $results[spl_object_id($done['handle'])] = $done['result'];
+                if ($done['handle'] instanceof \CurlHandle && \is_int($done['result'])) {
+                    $results[spl_object_id($done['handle'])] = $done['result'];
+                }
             }
             if ($active > 0 && -1 === curl_multi_select($multi, 1.0)) {
                 usleep(1000);

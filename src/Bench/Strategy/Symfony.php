@@ -17,9 +17,7 @@ use WarmHttp\Bench\Tls;
  */
 final class Symfony implements Scenario
 {
-    private function __construct(private readonly bool $parallel)
-    {
-    }
+    private function __construct(private readonly bool $parallel) {}
 
     public static function sequential(): self
     {
@@ -50,7 +48,7 @@ final class Symfony implements Scenario
     {
         $client = new CurlHttpClient(Peers::symfonyOptions($tls));
 
-        return function (array $urls) use ($client): void {
+        return function (string ...$urls) use ($client): void {
             if (!$this->parallel) {
                 foreach ($urls as $url) {
                     $this->check($client->request('GET', $url), $url);
@@ -58,7 +56,7 @@ final class Symfony implements Scenario
 
                 return;
             }
-            $responses = array_map(static fn (string $url) => $client->request('GET', $url), $urls);
+            $responses = array_map(static fn(string $url) => $client->request('GET', $url), $urls);
             foreach ($responses as $i => $response) {
                 $this->check($response, $urls[$i]);
             }

@@ -18,9 +18,8 @@ use function WarmHttp\concurrently;
  */
 final class WarmHttpConcurrently implements Scenario
 {
-    public function __construct(private readonly int $requestsPerTask)
-    {
-    }
+    /** @param positive-int $requestsPerTask */
+    public function __construct(private readonly int $requestsPerTask) {}
 
     public function name(): string
     {
@@ -41,7 +40,7 @@ final class WarmHttpConcurrently implements Scenario
     {
         $client = new Client(WarmHttpOptions::for($tls));
 
-        return function (array $urls) use ($client): void {
+        return function (string ...$urls) use ($client): void {
             $tasks = [];
             foreach (array_chunk($urls, $this->requestsPerTask) as $chunk) {
                 $tasks[] = function () use ($client, $chunk): void {

@@ -16,9 +16,7 @@ use WarmHttp\Client;
  */
 final class WarmHttpSendAll implements Scenario
 {
-    private function __construct(private readonly string $httpVersion, private readonly int $hostCap)
-    {
-    }
+    private function __construct(private readonly string $httpVersion, private readonly int $hostCap) {}
 
     public static function h2(): self
     {
@@ -52,8 +50,8 @@ final class WarmHttpSendAll implements Scenario
     {
         $client = new Client(['http_version' => $this->httpVersion, 'max_host_connections' => $this->hostCap] + WarmHttpOptions::for($tls));
 
-        return function (array $urls) use ($client): void {
-            $requests = array_map(static fn (string $url) => $client->createRequest('GET', $url), $urls);
+        return function (string ...$urls) use ($client): void {
+            $requests = array_map(static fn(string $url) => $client->createRequest('GET', $url), $urls);
             foreach ($client->sendAll($requests, max(1, \count($requests))) as $i => $outcome) {
                 WarmHttpOptions::check($outcome, $this->name(), $urls[$i]);
             }

@@ -16,9 +16,7 @@ use WarmHttp\Client;
  */
 final class WarmHttpSequential implements Scenario
 {
-    public function __construct(private readonly int $clients = 1)
-    {
-    }
+    public function __construct(private readonly int $clients = 1) {}
 
     public function name(): string
     {
@@ -42,8 +40,8 @@ final class WarmHttpSequential implements Scenario
             $clients[] = new Client(WarmHttpOptions::for($tls));
         }
 
-        return function (array $urls) use ($clients): void {
-            foreach ($urls as $i => $url) {
+        return function (string ...$urls) use ($clients): void {
+            foreach (array_values($urls) as $i => $url) {
                 $client = $clients[$i % \count($clients)];
                 WarmHttpOptions::check($client->sendRequest($client->createRequest('GET', $url)), $this->name(), $url);
             }

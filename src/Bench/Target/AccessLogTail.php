@@ -20,9 +20,7 @@ final class AccessLogTail
     /** @var array<string, array<int, bool>> tag => nginx connection serial => TLS session resumed */
     private array $connections = [];
 
-    public function __construct(private readonly string $file)
-    {
-    }
+    public function __construct(private readonly string $file) {}
 
     /**
      * nginx logs after the response went out, so the last lines of a run may lag a little.

@@ -18,9 +18,7 @@ final class RigTarget implements Target
     /**
      * @param non-empty-list<LatencyProxy> $proxies
      */
-    public function __construct(private readonly array $proxies, private readonly AccessLogTail $log)
-    {
-    }
+    public function __construct(private readonly array $proxies, private readonly AccessLogTail $log) {}
 
     public function urls(int $count, string $path, string $tag): array
     {
@@ -36,7 +34,7 @@ final class RigTarget implements Target
     /** Counted by the proxies at accept time. */
     public function connections(): int
     {
-        return array_sum(array_map(static fn (LatencyProxy $proxy): int => $proxy->connections(), $this->proxies));
+        return array_sum(array_map(static fn(LatencyProxy $proxy): int => $proxy->connections(), $this->proxies));
     }
 
     public function handshakes(string $tag, int $requests): array

@@ -1,0 +1,54 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Bench\Output;
+
+use WarmHttp\Bench\Goal;
+use WarmHttp\Bench\Row;
+
+/**
+ * The table cells shared by the terminal and Markdown writers, so both say the same thing.
+ *
+ * @internal bench tooling
+ */
+final class Cells
+{
+    /** @return list<string> */
+    public static function header(): array
+    {
+        return ['scenario', 'median', 'min – max', 'conns', 'TLS full/resumed', 'limit', '× limit'];
+    }
+
+    /** @return list<string> */
+    public static function row(Row $row): array
+    {
+        if (!$row->ok()) {
+            // Reasons can be long exception messages; the JSON keeps them whole.
+            return [$row->label, $row->status, mb_strimwidth((string) $row->reason, 0, 90, '…'), '', '', '', ''];
+        }
+        $unit = 'µs' === $row->unit ? ' µs/req' : ' ms';
+        $vsCurl = $row->extra['vsRawCurl'] ?? null;
+
+        return [
+            $row->label,
+            self::number($row->median) . $unit,
+            self::number($row->min) . ' – ' . self::number($row->max),
+            null === $row->connections ? '' : (string) $row->connections,
+            null === $row->tlsFull ? '' : $row->tlsFull . ' / ' . $row->tlsResumed,
+            null === $row->limit ? '' : self::number($row->limit) . ' ms',
+            null !== $row->ratio() ? \sprintf('%.2f×', $row->ratio()) : (null === $vsCurl ? '' : \sprintf('%.2f× raw curl', $vsCurl)),
+        ];
+    }
+
+    /** @return list<string> */
+    public static function goal(Goal $goal): array
+    {
+        return [null === $goal->met ? '–' : ($goal->met ? 'met' : 'MISSED'), $goal->goal, $goal->measured];
+    }
+
+    public static function number(?float $value): string
+    {
+        return null === $value ? '' : ($value >= 100 ? \sprintf('%.0f', $value) : \sprintf('%.1f', $value));
+    }
+}
