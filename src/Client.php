@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp;
 
 use Nyholm\Psr7\Factory\Psr17Factory;
+use Nyholm\Psr7\Request;
 use Psr\Http\Client\ClientInterface;
 use Psr\Http\Message\RequestFactoryInterface;
 use Psr\Http\Message\RequestInterface;
@@ -18,6 +19,7 @@ use WarmHttp\Internal\BodyBuffer;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\ErrorLogLogger;
+use WarmHttp\Internal\MemoryStream;
 use WarmHttp\Internal\Options;
 use WarmHttp\Internal\Relay\Dispatcher;
 use WarmHttp\Internal\RequestGuard;
@@ -92,12 +94,13 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
 
     public function createRequest(string $method, $uri): RequestInterface
     {
-        return $this->factory->createRequest($method, $uri);
+        return new Request($method, $uri, [], new MemoryStream());
     }
 
+    /** An in-memory stream: readable, writable, seekable. */
     public function createStream(string $content = ''): StreamInterface
     {
-        return $this->factory->createStream($content);
+        return new MemoryStream($content);
     }
 
     public function createStreamFromFile(string $filename, string $mode = 'r'): StreamInterface

@@ -60,8 +60,8 @@ final class TempDir
 
     private static function removeTree(string $path): void
     {
-        if (is_link($path) || is_file($path)) {
-            @unlink($path);
+        if (is_link($path) || !is_dir($path)) {
+            @unlink($path); // files, links, and the unix sockets php-fpm and the relay leave
 
             return;
         }
