@@ -6,6 +6,7 @@ namespace WarmHttp;
 
 use Psr\Http\Message\ResponseInterface;
 use Psr\Http\Message\StreamInterface;
+use WarmHttp\Internal\ParsedResponse;
 
 /**
  * A PSR-7 response that also tells how it was fetched: `$response->stats()`.
@@ -15,8 +16,12 @@ final class Response implements ResponseInterface
 {
     private ?TransferStats $stats = null;
 
-    /** @param array<string, mixed> $curlInfo */
-    public function __construct(private ResponseInterface $inner, private readonly array $curlInfo) {}
+    /**
+     * @internal
+     *
+     * @param array<string, mixed> $curlInfo
+     */
+    public function __construct(private ResponseInterface|ParsedResponse $inner, private readonly array $curlInfo) {}
 
     public function stats(): TransferStats
     {
@@ -30,7 +35,7 @@ final class Response implements ResponseInterface
 
     public function withProtocolVersion(string $version): static
     {
-        return $this->with($this->inner->withProtocolVersion($version));
+        return $this->with($this->psr7()->withProtocolVersion($version));
     }
 
     public function getHeaders(): array
@@ -55,17 +60,17 @@ final class Response implements ResponseInterface
 
     public function withHeader(string $name, $value): static
     {
-        return $this->with($this->inner->withHeader($name, $value));
+        return $this->with($this->psr7()->withHeader($name, $value));
     }
 
     public function withAddedHeader(string $name, $value): static
     {
-        return $this->with($this->inner->withAddedHeader($name, $value));
+        return $this->with($this->psr7()->withAddedHeader($name, $value));
     }
 
     public function withoutHeader(string $name): static
     {
-        return $this->with($this->inner->withoutHeader($name));
+        return $this->with($this->psr7()->withoutHeader($name));
     }
 
     public function getBody(): StreamInterface
@@ -75,7 +80,7 @@ final class Response implements ResponseInterface
 
     public function withBody(StreamInterface $body): static
     {
-        return $this->with($this->inner->withBody($body));
+        return $this->with($this->psr7()->withBody($body));
     }
 
     public function getStatusCode(): int
@@ -85,12 +90,17 @@ final class Response implements ResponseInterface
 
     public function withStatus(int $code, string $reasonPhrase = ''): static
     {
-        return $this->with($this->inner->withStatus($code, $reasonPhrase));
+        return $this->with($this->psr7()->withStatus($code, $reasonPhrase));
     }
 
     public function getReasonPhrase(): string
     {
         return $this->inner->getReasonPhrase();
+    }
+
+    private function psr7(): ResponseInterface
+    {
+        return $this->inner instanceof ParsedResponse ? $this->inner->toPsr7() : $this->inner;
     }
 
     private function with(ResponseInterface $inner): static

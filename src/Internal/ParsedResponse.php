@@ -12,12 +12,13 @@ use Psr\Http\Message\StreamInterface;
  * A response as curl delivered it, read lazily: headers are split into arrays only when first
  * asked for. Building a validated nyholm Response for every reply cost about 4 µs of a warm
  * request (measured with excimer); most callers read the status and the body only. The head
- * was checked by ResponseParser, so what is read here is valid. Any with*() hands back a
- * nyholm Response, which validates and carries PSR-7's immutability from there on.
+ * was checked by ResponseParser, so what is read here is valid. WarmHttp\Response reads
+ * through this and, on the first with*(), switches to toPsr7(): nyholm then validates and
+ * carries PSR-7's immutability.
  *
  * @internal
  */
-final class ParsedResponse implements ResponseInterface
+final class ParsedResponse
 {
     /** @var array<string, list<string>>|null */
     private ?array $headers = null;
@@ -39,11 +40,8 @@ final class ParsedResponse implements ResponseInterface
         return $this->protocol;
     }
 
-    public function withProtocolVersion(string $version): ResponseInterface
-    {
-        return $this->toPsr7()->withProtocolVersion($version);
-    }
 
+    /** @return array<string, list<string>> */
     public function getHeaders(): array
     {
         return $this->headers ??= $this->parseHeaders();
@@ -56,6 +54,7 @@ final class ParsedResponse implements ResponseInterface
         return isset($this->names[strtolower($name)]);
     }
 
+    /** @return list<string> */
     public function getHeader(string $name): array
     {
         $headers = $this->getHeaders();
@@ -69,47 +68,28 @@ final class ParsedResponse implements ResponseInterface
         return implode(', ', $this->getHeader($name));
     }
 
-    public function withHeader(string $name, $value): ResponseInterface
-    {
-        return $this->toPsr7()->withHeader($name, $value);
-    }
 
-    public function withAddedHeader(string $name, $value): ResponseInterface
-    {
-        return $this->toPsr7()->withAddedHeader($name, $value);
-    }
 
-    public function withoutHeader(string $name): ResponseInterface
-    {
-        return $this->toPsr7()->withoutHeader($name);
-    }
 
     public function getBody(): StreamInterface
     {
         return $this->body;
     }
 
-    public function withBody(StreamInterface $body): ResponseInterface
-    {
-        return $this->toPsr7()->withBody($body);
-    }
 
     public function getStatusCode(): int
     {
         return $this->status;
     }
 
-    public function withStatus(int $code, string $reasonPhrase = ''): ResponseInterface
-    {
-        return $this->toPsr7()->withStatus($code, $reasonPhrase);
-    }
 
     public function getReasonPhrase(): string
     {
         return $this->reason;
     }
 
-    private function toPsr7(): ResponseInterface
+    /** A validated nyholm response with the same parts, for the first with*(). */
+    public function toPsr7(): ResponseInterface
     {
         return new Psr7Response($this->status, $this->getHeaders(), $this->body, $this->protocol, $this->reason);
     }
