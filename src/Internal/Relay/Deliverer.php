@@ -65,7 +65,7 @@ final class Deliverer
         if ($now < $this->nextLook || $room <= 0) {
             return;
         }
-        $due = $this->spool->due($now, $room, $this->busy);
+        $due = $this->spool->due($now, $room, array_fill_keys(array_keys($this->busy), true));
         $blocked = false;
         foreach ($due as $request) {
             $origin = $request->origin();
@@ -79,23 +79,53 @@ final class Deliverer
         $this->nextLook = ($blocked || \count($due) >= $room) ? \INF : $this->nextWake($now);
     }
 
-    /** Writes this round's outcomes; on failure they stay and are tried again next round. */
+    /** Outcomes gathered since the last successful commit; the caller commits them. */
+    public function outcomes(): Outcomes
+    {
+        return $this->outcomes;
+    }
+
+    /** The outcomes were committed: their rows may be picked again (retries) or are gone. */
+    public function recorded(): void
+    {
+        foreach ([...$this->outcomes->delivered, ...array_keys($this->outcomes->retries), ...array_keys($this->outcomes->dead)] as $id) {
+            unset($this->busy[$id]);
+        }
+        $this->outcomes = new Outcomes();
+    }
+
+    /** Commits the outcomes on their own (when no arrivals carried them). */
     public function record(): void
     {
         if ($this->outcomes->isEmpty()) {
             return;
         }
         try {
-            $this->spool->record($this->outcomes);
+            $this->spool->commit([], $this->outcomes);
         } catch (SpoolUnavailable $e) {
             $this->logger->error('Could not record delivery outcomes; will try again', ['error' => $e->getMessage()]);
 
             return;
         }
-        foreach ([...$this->outcomes->delivered, ...array_keys($this->outcomes->retries), ...array_keys($this->outcomes->dead)] as $id) {
-            unset($this->busy[$id]);
+        $this->recorded();
+    }
+
+    /**
+     * Starts freshly spooled requests at once, without reading them back from the spool.
+     *
+     * @param list<SpooledRequest> $stored
+     */
+    public function offer(array $stored): void
+    {
+        foreach ($stored as $request) {
+            $origin = $request->origin();
+            if (\count($this->busy) >= $this->maxInFlight || ($this->perOrigin[$origin] ?? 0) >= $this->maxPerHost) {
+                $this->wake(); // the rest waits in the spool
+
+                return;
+            }
+            $this->start($request, $origin);
         }
-        $this->outcomes = new Outcomes();
     }
 
     private function start(SpooledRequest $spooled, string $origin): void

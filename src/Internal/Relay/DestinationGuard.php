@@ -30,9 +30,7 @@ final class DestinationGuard
     private array $cache = [];
 
     /** @param list<string> $allowedHosts exact names, or "*.example.com" for subdomains */
-    public function __construct(private readonly bool $allowPrivate, private readonly array $allowedHosts)
-    {
-    }
+    public function __construct(private readonly bool $allowPrivate, private readonly array $allowedHosts) {}
 
     /**
      * @return string the address to connect to

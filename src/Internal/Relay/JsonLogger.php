@@ -25,7 +25,7 @@ final class JsonLogger extends AbstractLogger
     /** @param array<mixed> $context */
     public function log($level, string|\Stringable $message, array $context = []): void
     {
-        $line = ['time' => date('Y-m-d\TH:i:s.vP'), 'level' => \is_scalar($level) ? (string) $level : 'info', 'msg' => (string) $message] + $context;
+        $line = ['time' => (new \DateTimeImmutable())->format('Y-m-d\TH:i:s.uP'), 'level' => \is_scalar($level) ? (string) $level : 'info', 'msg' => (string) $message] + $context;
         fwrite($this->stream, json_encode($line, \JSON_UNESCAPED_SLASHES | \JSON_PARTIAL_OUTPUT_ON_ERROR | \JSON_INVALID_UTF8_SUBSTITUTE) . "\n");
     }
 }

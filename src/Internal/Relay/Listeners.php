@@ -15,9 +15,7 @@ final class Listeners
     /** @var array<int, array{resource, bool}> id => socket, callers must present the token */
     private array $sockets = [];
 
-    private function __construct(private readonly ?string $socketPath)
-    {
-    }
+    private function __construct(private readonly ?string $socketPath) {}
 
     public static function open(?string $socketPath, ?string $tcpAddress, ?string $token): self
     {
@@ -41,12 +39,13 @@ final class Listeners
     /** @return array<int, resource> */
     public function sockets(): array
     {
-        return array_map(static fn (array $s) => $s[0], $this->sockets);
+        return array_map(static fn(array $s) => $s[0], $this->sockets);
     }
 
-    public function needsToken(mixed $socket): bool
+    /** @param resource $listener */
+    public function needsToken($listener): bool
     {
-        return $this->sockets[(int) $socket][1] ?? true; // @phpstan-ignore cast.int
+        return $this->sockets[(int) $listener][1] ?? true;
     }
 
     public function close(): void
@@ -64,7 +63,7 @@ final class Listeners
     private function add($socket, bool $needsToken): void
     {
         stream_set_blocking($socket, false);
-        $this->sockets[(int) $socket] = [$socket, $needsToken]; // @phpstan-ignore cast.int
+        $this->sockets[(int) $socket] = [$socket, $needsToken];
     }
 
     /** @return resource */

@@ -9,6 +9,4 @@ namespace WarmHttp\Internal\Relay;
  *
  * @internal
  */
-final class RefusedDestination extends \RuntimeException
-{
-}
+final class RefusedDestination extends \RuntimeException {}

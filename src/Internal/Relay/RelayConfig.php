@@ -30,6 +30,6 @@ final readonly class RelayConfig
         public float $timeout = 30.0,
         public float $drainTimeout = 10.0,
         public bool $fsync = true,
-    ) {
-    }
+        public int $spoolReserveBytes = 16777216,
+    ) {}
 }

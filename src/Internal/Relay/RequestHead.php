@@ -21,8 +21,7 @@ final readonly class RequestHead
         public bool $http10,
         public ?int $contentLength,
         public bool $chunked,
-    ) {
-    }
+    ) {}
 
     public function expectsContinue(): bool
     {

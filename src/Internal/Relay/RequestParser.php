@@ -62,7 +62,7 @@ final class RequestParser
      */
     private static function requestLine(?string $line): array
     {
-        if ($line === null || preg_match('#^([' . self::TOKEN . ']+) (\S+) HTTP/1\.([01])$#D', $line, $m) !== 1) {
+        if ($line === null || preg_match('{^([' . self::TOKEN . ']+) (\S+) HTTP/1\.([01])$}D', $line, $m) !== 1) {
             throw new BadWireRequest(400, \sprintf('Malformed request line "%s"; expected e.g. "POST https://api.example.com/x HTTP/1.1".', substr((string) $line, 0, 100)));
         }
 
@@ -80,7 +80,7 @@ final class RequestParser
     {
         $headers = [];
         foreach ($lines as $line) {
-            if (preg_match('#^([' . self::TOKEN . ']+):[ \t]*([^\x00-\x08\x0A-\x1F\x7F]*?)[ \t]*$#D', $line, $m) !== 1) {
+            if (preg_match('{^([' . self::TOKEN . ']+):[ \t]*([^\x00-\x08\x0A-\x1F\x7F]*?)[ \t]*$}D', $line, $m) !== 1) {
                 throw new BadWireRequest(400, \sprintf('Malformed header line "%s".', substr($line, 0, 100)));
             }
             $headers[] = [$m[1], $m[2]];

@@ -24,8 +24,7 @@ final readonly class RetryPolicy
         public float $capSeconds = 300.0,
         public float $maxAgeSeconds = 86400.0,
         public int $maxAttempts = 0,
-    ) {
-    }
+    ) {}
 
     /** @return array{string, float, string} 'delivered'|'retry'|'dead', retry at, reason */
     public function decide(SpooledRequest $request, int $attempts, ResponseInterface|ClientExceptionInterface $outcome, float $now): array

@@ -15,18 +15,16 @@ final class Spool
 {
     private const SQLITE_FULL = 13;
 
-    /** @var array<string, \PDOStatement> */
+    /** @var array<string, \PDOStatement|false> */
     private array $statements = [];
 
-    private function __construct(private readonly \PDO $db)
-    {
-    }
+    private function __construct(private readonly \PDO $db, private readonly string $dir, private readonly int $reserveBytes) {}
 
     /**
      * @param bool $fsync synchronous=FULL: a commit survives power loss (one fsync per group);
      *                    NORMAL: it survives the relay being killed, not the machine crashing
      */
-    public static function open(string $path, bool $fsync = true): self
+    public static function open(string $path, bool $fsync = true, int $reserveBytes = 0): self
     {
         $dir = \dirname($path);
         if (!is_dir($dir) && !@mkdir($dir, 0o750, true)) {
@@ -37,39 +35,38 @@ final class Spool
             $db->exec('PRAGMA busy_timeout = 5000');
             $db->exec('PRAGMA journal_mode = WAL');
             $db->exec('PRAGMA synchronous = ' . ($fsync ? 'FULL' : 'NORMAL'));
+            // The WAL is reset after each checkpoint; 256 pages (1 MiB) instead of 1000 bounds
+            // the room the spool needs beyond its rows, so --spool-reserve can cover it.
+            $db->exec('PRAGMA wal_autocheckpoint = 256');
+            $db->exec('PRAGMA journal_size_limit = 4194304');
             SpoolSchema::create($db);
         } catch (\PDOException $e) {
             throw new SpoolUnavailable(\sprintf('Cannot open the spool "%s": %s', $path, $e->getMessage()), 0, $e);
         }
 
-        return new self($db);
+        return new self($db, $dir, $reserveBytes);
     }
 
     /**
-     * Stores every entry in one transaction.
+     * Stores every new entry and applies the round's delivery outcomes, in one transaction.
      *
      * @param list<SpooledRequest> $entries
      *
-     * @return list<SpooledRequest> the same, with their ids
+     * @return list<SpooledRequest> the entries, with their ids
      *
      * @throws SpoolUnavailable nothing was stored
      */
-    public function append(array $entries): array
+    public function commit(array $entries, ?Outcomes $outcomes = null): array
     {
-        $insert = $this->statement('INSERT INTO pending (method, uri, headers, body, idempotency_key, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)');
+        if ($entries !== []) {
+            $this->checkReserve();
+        }
 
-        return $this->transaction(function () use ($entries, $insert): array {
-            $stored = [];
-            foreach ($entries as $entry) {
-                $insert->bindValue(1, $entry->method);
-                $insert->bindValue(2, $entry->uri);
-                $insert->bindValue(3, json_encode($entry->headers, \JSON_THROW_ON_ERROR | \JSON_INVALID_UTF8_SUBSTITUTE));
-                $insert->bindValue(4, $entry->body, \PDO::PARAM_LOB);
-                $insert->bindValue(5, $entry->idempotencyKey);
-                $insert->bindValue(6, $entry->createdAt);
-                $insert->bindValue(7, $entry->createdAt);
-                $insert->execute();
-                $stored[] = $entry->withId((int) $this->db->lastInsertId());
+        /** @var list<SpooledRequest> */
+        return $this->transaction(function () use ($entries, $outcomes): array {
+            $stored = $entries === [] ? [] : $this->insert($entries);
+            if ($outcomes !== null && !$outcomes->isEmpty()) {
+                SpoolSchema::applyOutcomes($this->db, $this->statements, $outcomes);
             }
 
             return $stored;
@@ -104,19 +101,35 @@ final class Spool
         $select = $this->statement('SELECT MIN(next_attempt_at) FROM pending WHERE next_attempt_at > ?');
         $select->execute([$now]);
         $value = $select->fetchColumn();
+        // A statement left mid-result holds a read transaction open, and an open reader stops
+        // every checkpoint from resetting the WAL: the file then grows until the disk is full.
+        $select->closeCursor();
 
         return is_numeric($value) ? (float) $value : null;
     }
 
-    /** Applies a round of delivery outcomes in one transaction. */
-    public function record(Outcomes $outcomes): void
+    /**
+     * @param list<SpooledRequest> $entries
+     *
+     * @return list<SpooledRequest>
+     */
+    private function insert(array $entries): array
     {
-        if ($outcomes->isEmpty()) {
-            return;
+        $insert = $this->statement('INSERT INTO pending (method, uri, headers, body, idempotency_key, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)');
+        $stored = [];
+        foreach ($entries as $entry) {
+            $insert->bindValue(1, $entry->method);
+            $insert->bindValue(2, $entry->uri);
+            $insert->bindValue(3, json_encode($entry->headers, \JSON_THROW_ON_ERROR | \JSON_INVALID_UTF8_SUBSTITUTE));
+            $insert->bindValue(4, $entry->body, \PDO::PARAM_LOB);
+            $insert->bindValue(5, $entry->idempotencyKey);
+            $insert->bindValue(6, $entry->createdAt);
+            $insert->bindValue(7, $entry->createdAt);
+            $insert->execute();
+            $stored[] = $entry->withId((int) $this->db->lastInsertId());
         }
-        $this->transaction(function () use ($outcomes): void {
-            SpoolSchema::applyOutcomes($this->db, $this->statements, $outcomes);
-        });
+
+        return $stored;
     }
 
     public function reader(): SpoolReader
@@ -124,22 +137,26 @@ final class Spool
         return new SpoolReader($this->db);
     }
 
-    /** @throws SpoolUnavailable */
+    /**
+     * BEGIN/COMMIT by hand, not PDO's transaction API: after SQLITE_FULL, SQLite has already
+     * rolled back, PDO still believes a transaction is open, and every later
+     * beginTransaction() fails ("There is already an active transaction"; PHP 8.2).
+     *
+     * @throws SpoolUnavailable
+     */
     private function transaction(\Closure $work): mixed
     {
         try {
-            $this->db->beginTransaction();
+            $this->db->exec('BEGIN IMMEDIATE');
             $result = $work();
-            $this->db->commit();
+            $this->db->exec('COMMIT');
 
             return $result;
         } catch (\PDOException|\JsonException $e) {
-            if ($this->db->inTransaction()) {
-                try {
-                    $this->db->rollBack();
-                } catch (\PDOException) {
-                    // SQLite may already have rolled back after SQLITE_FULL.
-                }
+            try {
+                $this->db->exec('ROLLBACK');
+            } catch (\PDOException) {
+                // Nothing was open any more: SQLite rolls back itself on SQLITE_FULL.
             }
             $full = $e instanceof \PDOException && (($e->errorInfo[1] ?? null) === self::SQLITE_FULL || str_contains($e->getMessage(), 'full'));
 
@@ -147,8 +164,25 @@ final class Spool
         }
     }
 
+    /**
+     * New requests stop short of a full disk: the space left lets deliveries still be recorded
+     * (in WAL mode even a DELETE appends to the log), so the spool drains instead of wedging.
+     *
+     * @throws SpoolUnavailable
+     */
+    private function checkReserve(): void
+    {
+        $free = $this->reserveBytes > 0 ? @disk_free_space($this->dir) : false;
+        if ($free !== false && $free < $this->reserveBytes) {
+            throw new SpoolUnavailable(\sprintf('The spool disk is full: %d bytes free in %s, less than the %d kept in reserve (--spool-reserve).', (int) $free, $this->dir, $this->reserveBytes));
+        }
+    }
+
     private function statement(string $sql): \PDOStatement
     {
-        return $this->statements[$sql] ??= $this->db->prepare($sql);
+        $statement = $this->statements[$sql] ??= $this->db->prepare($sql);
+        \assert($statement !== false);
+
+        return $statement;
     }
 }

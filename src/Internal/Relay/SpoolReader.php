@@ -12,9 +12,7 @@ namespace WarmHttp\Internal\Relay;
  */
 final class SpoolReader
 {
-    public function __construct(private readonly \PDO $db)
-    {
-    }
+    public function __construct(private readonly \PDO $db) {}
 
     public static function open(string $path): self
     {
@@ -30,20 +28,29 @@ final class SpoolReader
     /** @return array{pending: int, retrying: int, dead: int, delivered: int, dead_lettered: int, oldest_age_seconds: float} */
     public function counts(): array
     {
-        $row = $this->db->query('SELECT COUNT(*), COALESCE(SUM(attempts > 0), 0), MIN(created_at) FROM pending')?->fetch(\PDO::FETCH_NUM);
-        $counters = $this->db->query('SELECT name, value FROM counters')?->fetchAll(\PDO::FETCH_KEY_PAIR) ?: [];
-        $dead = $this->db->query('SELECT COUNT(*) FROM dead')?->fetchColumn();
+        $row = $this->query('SELECT COUNT(*), COALESCE(SUM(attempts > 0), 0), MIN(created_at) FROM pending')->fetch(\PDO::FETCH_NUM);
+        /** @var array<string, int|string> $counters */
+        $counters = $this->query('SELECT name, value FROM counters')->fetchAll(\PDO::FETCH_KEY_PAIR);
+        $dead = $this->query('SELECT COUNT(*) FROM dead')->fetchColumn();
         /** @var array{int|string, int|string|null, float|string|null} $row */
         $row = \is_array($row) ? $row : [0, 0, null];
 
         return [
             'pending' => (int) $row[0],
             'retrying' => (int) $row[1],
-            'dead' => (int) $dead,
+            'dead' => is_numeric($dead) ? (int) $dead : 0,
             'delivered' => (int) ($counters['delivered'] ?? 0),
             'dead_lettered' => (int) ($counters['dead_lettered'] ?? 0),
             'oldest_age_seconds' => $row[2] === null ? 0.0 : round(microtime(true) - (float) $row[2], 3),
         ];
+    }
+
+    private function query(string $sql): \PDOStatement
+    {
+        $statement = $this->db->query($sql);
+        \assert($statement !== false); // ERRMODE_EXCEPTION: a failure throws instead
+
+        return $statement;
     }
 
     /** @return list<array{id: int, method: string, uri: string, attempts: int, failed_at: float, last_error: string}> */

@@ -42,7 +42,7 @@ final class SpoolSchema
         return new SpooledRequest((int) $row[0], $row[1], $row[2], $headers, (string) $row[4], $row[5], (int) $row[6], (float) $row[7]);
     }
 
-    /** @param array<string, \PDOStatement> $cache */
+    /** @param array<string, \PDOStatement|false> $cache */
     public static function applyOutcomes(\PDO $db, array &$cache, Outcomes $outcomes): void
     {
         $delete = $cache['delete'] ??= $db->prepare('DELETE FROM pending WHERE id = ?');

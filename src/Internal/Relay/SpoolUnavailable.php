@@ -10,6 +10,4 @@ namespace WarmHttp\Internal\Relay;
  *
  * @internal
  */
-final class SpoolUnavailable extends \RuntimeException
-{
-}
+final class SpoolUnavailable extends \RuntimeException {}

@@ -21,8 +21,7 @@ final readonly class SpooledRequest
         public string $idempotencyKey,
         public int $attempts,
         public float $createdAt,
-    ) {
-    }
+    ) {}
 
     public function withId(int $id): self
     {

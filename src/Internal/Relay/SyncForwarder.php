@@ -18,9 +18,7 @@ final class SyncForwarder
 {
     private int $inFlight = 0;
 
-    public function __construct(private readonly Upstream $upstream, private readonly Metrics $metrics)
-    {
-    }
+    public function __construct(private readonly Upstream $upstream, private readonly Metrics $metrics) {}
 
     public function inFlight(): int
     {
@@ -62,7 +60,9 @@ final class SyncForwarder
 
             return WireResponse::relayError($outcome instanceof TimeoutException ? 504 : 502, $message);
         }
-        $headers = HeaderFilter::forCaller($outcome->getHeaders());
+        /** @var array<string, list<string>> $given */
+        $given = $outcome->getHeaders();
+        $headers = HeaderFilter::forCaller($given);
         if ($head && $outcome->hasHeader('Content-Length')) {
             return WireResponse::renderHead($outcome->getStatusCode(), $headers, $outcome->getHeaderLine('Content-Length'), $outcome->getReasonPhrase());
         }

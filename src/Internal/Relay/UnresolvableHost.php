@@ -9,6 +9,4 @@ namespace WarmHttp\Internal\Relay;
  *
  * @internal
  */
-final class UnresolvableHost extends \RuntimeException
-{
-}
+final class UnresolvableHost extends \RuntimeException {}

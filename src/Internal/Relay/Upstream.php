@@ -35,14 +35,14 @@ final class Upstream
             'connect_timeout' => min(10.0, $timeout),
             'follow_redirects' => false,
             'max_host_connections' => $maxHostConnections,
-        ], static fn ($v): bool => $v !== null));
+        ], static fn($v): bool => $v !== null));
         $this->clientCurl = CurlOptions::forClient($options);
         CurlPool::get()->limitConnections($maxHostConnections, null);
     }
 
     /**
-     * @throws RefusedDestination
-     * @throws UnresolvableHost
+     * @param list<array{string, string}> $headers
+     *
      * @throws \WarmHttp\Exception\RequestException
      * @throws \InvalidArgumentException a header PSR-7 refuses
      */
@@ -76,7 +76,7 @@ final class Upstream
     public function start(RequestInterface $request, bool $delivery): Transfer
     {
         $address = $this->checkDestination($request);
-        $curl = CurlOptions::forRequest($request, $this->clientCurl, null);
+        $curl = CurlOptions::forRequest($request, $this->clientCurl, null, Transfer::isSafeToResend($request));
         $uri = $request->getUri();
         if (filter_var(trim($uri->getHost(), '[]'), \FILTER_VALIDATE_IP) === false) {
             $port = $uri->getPort() ?? (strtolower($uri->getScheme()) === 'https' ? 443 : 80);

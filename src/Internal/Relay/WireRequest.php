@@ -19,8 +19,7 @@ final readonly class WireRequest
         public array $headers,
         public string $body,
         public bool $http10 = false,
-    ) {
-    }
+    ) {}
 
     public function header(string $name): ?string
     {

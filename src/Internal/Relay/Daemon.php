@@ -1,0 +1,173 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal\Relay;
+
+use Psr\Log\LoggerInterface;
+use WarmHttp\Internal\CurlPool;
+
+/**
+ * The relay's one loop, one process, one core. PHP cannot select on curl's sockets and stream
+ * sockets together, so it alternates: stream_select on the callers' sockets (1 ms while
+ * transfers are in flight, longer when idle), then one non-blocking round of the curl pool.
+ *
+ * @internal
+ */
+final class Daemon
+{
+    /** While transfers are in flight: at most this long before curl gets its turn. */
+    private const BUSY_WAIT_SECONDS = 0.001;
+
+    /** @var array<int, ClientConnection> */
+    private array $connections = [];
+
+    private bool $stopping = false;
+
+    private float $drainDeadline = \INF;
+
+    public function __construct(
+        private readonly RelayConfig $config,
+        private readonly Listeners $listeners,
+        private readonly Router $router,
+        private readonly Deliverer $deliverer,
+        private readonly SyncForwarder $sync,
+        private readonly LoggerInterface $logger,
+    ) {}
+
+    public function run(): void
+    {
+        $this->trapSignals();
+        $this->logger->info('Relay started', ['pid' => getmypid(), 'socket' => $this->config->socketPath, 'tcp' => $this->config->tcpAddress, 'spool' => $this->config->spoolPath]);
+        $pool = CurlPool::get();
+        while (!$this->drained()) {
+            $this->pollSockets($this->waitSeconds($pool->inFlight() > 0));
+            if ($pool->inFlight() > 0) {
+                $pool->tick(0.0);
+            }
+            $this->router->commit();
+            if (!$this->stopping) {
+                $this->deliverer->launchDue(microtime(true));
+            }
+            $this->reap();
+        }
+        $this->shutdown();
+    }
+
+    /** Stops accepting; in-flight work gets until --drain-timeout, the rest stays spooled. */
+    public function stop(): void
+    {
+        if ($this->stopping) {
+            return;
+        }
+        $this->stopping = true;
+        $this->drainDeadline = microtime(true) + $this->config->drainTimeout;
+        $this->listeners->close();
+        $this->logger->info('Draining', ['in_flight' => $this->deliverer->inFlight() + $this->sync->inFlight(), 'drain_timeout_s' => $this->config->drainTimeout]);
+    }
+
+    private function drained(): bool
+    {
+        if (!$this->stopping) {
+            return false;
+        }
+
+        return ($this->deliverer->inFlight() === 0 && $this->sync->inFlight() === 0 && $this->router->idle())
+            || microtime(true) >= $this->drainDeadline;
+    }
+
+    private function waitSeconds(bool $transfersInFlight): float
+    {
+        if ($transfersInFlight || $this->router->hasArrivals()) {
+            return $transfersInFlight ? self::BUSY_WAIT_SECONDS : 0.0;
+        }
+
+        return $this->stopping ? 0.05 : min(1.0, $this->deliverer->idleFor(microtime(true)));
+    }
+
+    private function pollSockets(float $timeout): void
+    {
+        $read = $this->stopping ? [] : array_values($this->listeners->sockets());
+        $write = [];
+        foreach ($this->connections as $connection) {
+            $read[] = $connection->socket;
+            if ($connection->out !== '') {
+                $write[] = $connection->socket;
+            }
+        }
+        if ($read === [] && $write === []) {
+            usleep((int) ($timeout * 1e6));
+
+            return;
+        }
+        $except = null;
+        $seconds = (int) $timeout;
+        if (@stream_select($read, $write, $except, $seconds, (int) (($timeout - $seconds) * 1e6)) > 0) {
+            foreach ($write as $socket) {
+                $this->connections[(int) $socket]->flush();
+            }
+            foreach ($read as $socket) {
+                $this->readable($socket);
+            }
+        }
+    }
+
+    /** @param resource $socket */
+    private function readable($socket): void
+    {
+        $id = (int) $socket;
+        $connection = $this->connections[$id] ?? null;
+        if ($connection === null) {
+            $this->accept($socket);
+
+            return;
+        }
+        if (!$connection->read()) {
+            $connection->closing = true;
+            $connection->in = '';
+
+            return;
+        }
+        $this->router->serve($connection);
+    }
+
+    /** @param resource $listener */
+    private function accept($listener): void
+    {
+        // Accept everything queued: under load one select wakes for many callers.
+        while (($socket = @stream_socket_accept($listener, 0)) !== false) {
+            $this->connections[(int) $socket] = new ClientConnection($socket, $this->listeners->needsToken($listener));
+        }
+    }
+
+    private function reap(): void
+    {
+        foreach ($this->connections as $id => $connection) {
+            if ($connection->isDone() || ($connection->out !== '' && !$connection->flush())) {
+                $connection->close();
+                unset($this->connections[$id]);
+            }
+        }
+    }
+
+    private function trapSignals(): void
+    {
+        if (!\function_exists('pcntl_async_signals')) {
+            return;
+        }
+        pcntl_async_signals(true);
+        pcntl_signal(\SIGTERM, fn() => $this->stop());
+        pcntl_signal(\SIGINT, fn() => $this->stop());
+    }
+
+    private function shutdown(): void
+    {
+        $this->deliverer->record();
+        foreach ($this->connections as $connection) {
+            $connection->flush();
+            $connection->close();
+        }
+        $this->listeners->close();
+        $this->logger->info('Relay stopped', ['left_in_flight' => $this->deliverer->inFlight(), 'note' => 'unfinished deliveries stay spooled and resume on the next start']);
+    }
+}

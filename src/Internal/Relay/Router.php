@@ -1,0 +1,188 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal\Relay;
+
+use Psr\Log\LoggerInterface;
+
+/**
+ * Decides what each request on the relay socket gets: spooled (async), forwarded (sync), a local
+ * endpoint (GET /metrics, GET /healthz), or an error naming what was wrong. Async requests of one
+ * loop iteration are committed together, and only then acknowledged.
+ *
+ * @internal
+ */
+final class Router
+{
+    /** @var list<array{ClientConnection, SpooledRequest}> */
+    private array $arrivals = [];
+
+    /** @param \Closure(): array<string, int|float> $gauges */
+    public function __construct(
+        private readonly RelayConfig $config,
+        private readonly Spool $spool,
+        private readonly Upstream $upstream,
+        private readonly SyncForwarder $sync,
+        private readonly Deliverer $deliverer,
+        private readonly Metrics $metrics,
+        private readonly LoggerInterface $logger,
+        private readonly \Closure $gauges,
+    ) {}
+
+    public function hasArrivals(): bool
+    {
+        return $this->arrivals !== [];
+    }
+
+    public function idle(): bool
+    {
+        return $this->arrivals === [];
+    }
+
+    /** Takes and routes every complete request the connection has buffered, in order. */
+    public function serve(ClientConnection $connection): void
+    {
+        while (!$connection->busy && !$connection->closing) {
+            try {
+                $wire = $connection->takeRequest($this->config->maxBodyBytes);
+            } catch (BadWireRequest $e) {
+                $this->reject($connection, $e->status, $e->getMessage(), true);
+
+                return;
+            }
+            if ($wire === null) {
+                return;
+            }
+            if (!$wire->keepAlive()) {
+                $connection->closing = true;
+            }
+            $this->route($connection, $wire);
+        }
+    }
+
+    /**
+     * Group commit: one transaction for everything that arrived this round and the round's
+     * delivery outcomes, then the 202s, then the new requests go straight to delivery.
+     */
+    public function commit(): void
+    {
+        if ($this->arrivals === []) {
+            $this->deliverer->record();
+
+            return;
+        }
+        $batch = $this->arrivals;
+        $this->arrivals = [];
+        try {
+            $stored = $this->spool->commit(array_map(static fn(array $a): SpooledRequest => $a[1], $batch), $this->deliverer->outcomes());
+        } catch (SpoolUnavailable $e) {
+            $this->refuseBatch($batch, $e);
+            $this->deliverer->record(); // deletes may still fit where inserts do not
+
+            return;
+        }
+        $this->deliverer->recorded();
+        $this->metrics->add('spool_commits_total');
+        $this->metrics->add('accepted_total', \count($stored));
+        foreach ($stored as $i => $request) {
+            $this->answer($batch[$i][0], WireResponse::accepted($request->id, $request->idempotencyKey));
+        }
+        $this->deliverer->offer($stored);
+    }
+
+    /** @param list<array{ClientConnection, SpooledRequest}> $batch */
+    private function refuseBatch(array $batch, SpoolUnavailable $e): void
+    {
+        $this->metrics->add('spool_failures_total');
+        $this->logger->error('Could not spool; callers were told to fall back (507)', ['error' => $e->getMessage(), 'requests' => \count($batch)]);
+        foreach ($batch as [$connection]) {
+            $this->answer($connection, WireResponse::relayError(507, $e->getMessage()));
+        }
+    }
+
+    private function route(ClientConnection $connection, WireRequest $wire): void
+    {
+        if ($wire->method === 'CONNECT') {
+            $this->reject($connection, 405, 'CONNECT is not supported: send the request itself with an absolute-form target (POST https://host/path HTTP/1.1), so the relay can pool the upstream connection.', true);
+
+            return;
+        }
+        if ($connection->needsToken && !hash_equals((string) $this->config->token, $wire->header('X-WarmHttp-Token') ?? '')) {
+            $this->reject($connection, 401, 'Missing or wrong X-WarmHttp-Token: the TCP listener requires the relay token.', false);
+
+            return;
+        }
+        match (true) {
+            !$wire->isAbsoluteForm() => $this->local($connection, $wire),
+            $wire->mode() === 'async' => $this->enqueue($connection, $wire),
+            $wire->mode() === 'sync' => $this->forward($connection, $wire),
+            default => $this->reject($connection, 400, \sprintf('Unknown X-WarmHttp-Mode "%s": use async or sync.', $wire->mode()), false),
+        };
+    }
+
+    private function enqueue(ClientConnection $connection, WireRequest $wire): void
+    {
+        try {
+            $request = Upstream::request($wire->method, $wire->target, HeaderFilter::forUpstream($wire->headers), $wire->body);
+            $this->upstream->checkDestination($request);
+        } catch (RefusedDestination $e) {
+            $this->reject($connection, 403, $e->getMessage(), false);
+
+            return;
+        } catch (UnresolvableHost) {
+            // DNS may recover: spool it and let delivery retry.
+        } catch (\InvalidArgumentException $e) {
+            $this->reject($connection, 400, $e->getMessage(), false);
+
+            return;
+        }
+        $key = $wire->header('Idempotency-Key');
+        $headers = array_values(array_filter(HeaderFilter::forUpstream($wire->headers), static fn(array $h): bool => strcasecmp($h[0], 'Idempotency-Key') !== 0));
+        $connection->busy = true;
+        $this->arrivals[] = [$connection, new SpooledRequest(
+            0,
+            $wire->method,
+            $wire->target,
+            $headers,
+            $wire->body,
+            $key !== null && $key !== '' ? $key : bin2hex(random_bytes(16)),
+            0,
+            microtime(true),
+        )];
+    }
+
+    private function forward(ClientConnection $connection, WireRequest $wire): void
+    {
+        $connection->busy = true;
+        $this->sync->forward($wire, fn(string $answer) => $this->answer($connection, $answer));
+    }
+
+    private function local(ClientConnection $connection, WireRequest $wire): void
+    {
+        $path = (string) parse_url($wire->target, \PHP_URL_PATH);
+        match (true) {
+            $wire->method === 'GET' && $path === '/metrics' => $connection->send(WireResponse::render(200, $this->metrics->render(($this->gauges)()), [['Content-Type', 'text/plain; version=0.0.4']])),
+            $wire->method === 'GET' && $path === '/healthz' => $connection->send(WireResponse::render(200, "ok\n")),
+            default => $this->reject($connection, 400, \sprintf('"%s %s": the relay forwards absolute-form targets only (POST https://host/path HTTP/1.1); its own endpoints are GET /metrics and GET /healthz.', $wire->method, substr($wire->target, 0, 100)), false),
+        };
+    }
+
+    private function reject(ClientConnection $connection, int $status, string $message, bool $close): void
+    {
+        $this->metrics->add('rejected_total');
+        $this->logger->notice('Request refused', ['status' => $status, 'error' => $message]);
+        if ($close) {
+            $connection->closing = true;
+            $connection->in = '';
+        }
+        $connection->send(WireResponse::relayError($status, $message, $close));
+    }
+
+    private function answer(ClientConnection $connection, string $bytes): void
+    {
+        $connection->busy = false;
+        $connection->send($bytes);
+        $this->serve($connection);
+    }
+}
