@@ -25,6 +25,8 @@ final class BodyBuffer implements Waitable
 
     private ?\CurlHandle $handle = null;
 
+    private int $received = 0;
+
     public function attach(\CurlHandle $handle): void
     {
         $this->handle = $handle;
@@ -39,8 +41,14 @@ final class BodyBuffer implements Waitable
             return \CURL_WRITEFUNC_PAUSE;
         }
         $this->data .= $chunk;
+        $this->received += \strlen($chunk);
 
         return \strlen($chunk);
+    }
+
+    public function received(): int
+    {
+        return $this->received;
     }
 
     public function finish(?\Throwable $failure): void

@@ -55,7 +55,7 @@ final class CurlErrors
 
         return match (true) {
             $errno === \CURLE_OPERATION_TIMEDOUT => self::timeout($request, $curlInfo),
-            $errno === \CURLE_FILESIZE_EXCEEDED, $errno === \CURLE_ABORTED_BY_CALLBACK && $transfer->maxResponseBytes !== null => new ResponseTooLargeException($request, ResponseParser::describe(
+            $errno === \CURLE_FILESIZE_EXCEEDED, $errno === \CURLE_WRITE_ERROR && $transfer->maxResponseBytes !== null => new ResponseTooLargeException($request, ResponseParser::describe(
                 $request,
                 \sprintf('the response body is larger than the %d bytes allowed by the "max_response_bytes" option; it was cut off', $transfer->maxResponseBytes ?? 0),
             )),

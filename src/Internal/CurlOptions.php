@@ -135,7 +135,7 @@ final class CurlOptions
     {
         $max = $options->int('max_response_bytes');
 
-        // MAXFILESIZE stops early when Content-Length announces too much; the progress
+        // MAXFILESIZE stops early when Content-Length announces too much; the write
         // callback set per transfer catches bodies of unannounced size.
         return $max === null ? [] : [\CURLOPT_MAXFILESIZE => $max];
     }

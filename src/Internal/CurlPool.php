@@ -125,8 +125,8 @@ final class CurlPool
         $transfer->attempt();
         $handle = array_pop($this->spare) ?? curl_init();
         $options = $transfer->curlOptions + [\CURLOPT_SHARE => $this->share];
-        if ($transfer->maxResponseBytes !== null) {
-            $options += self::sizeGuard($transfer->maxResponseBytes);
+        if ($transfer->cappedBody !== null) {
+            $options = self::sizeGuard($transfer->cappedBody) + $options;
         }
         if ($freshConnection) {
             $options[\CURLOPT_FRESH_CONNECT] = true;
@@ -257,7 +257,7 @@ final class CurlPool
         if (!$transfer->isSettled()) {
             $transfer->settle($failure ?? ($transfer->streamedBody !== null
                 ? $this->streamedResponse($transfer, $handle)
-                : ResponseParser::tryParse($transfer->request, (string) curl_multi_getcontent($handle), $info['header_size'], $info)));
+                : ResponseParser::tryParse($transfer->request, $transfer->cappedBody?->contents() ?? (string) curl_multi_getcontent($handle), $info['header_size'], $info)));
         }
         $this->recycle($handle, $transfer);
     }
@@ -280,6 +280,9 @@ final class CurlPool
                     $this->headersIn[$id] = $transfer;
                 }
                 $this->bodyArrived = true;
+                if ($transfer->maxResponseBytes !== null && $buffer->received() + \strlen($chunk) > $transfer->maxResponseBytes) {
+                    return 0; // CURLE_WRITE_ERROR, reported as ResponseTooLargeException
+                }
 
                 return $buffer->write($chunk);
             },
@@ -312,11 +315,13 @@ final class CurlPool
     }
 
     /** @return array<int, mixed> */
-    private static function sizeGuard(int $maxBytes): array
+    private static function sizeGuard(CappedBuffer $buffer): array
     {
+        $buffer->clear();
+
         return [
-            \CURLOPT_NOPROGRESS => false,
-            \CURLOPT_XFERINFOFUNCTION => static fn($ch, int $dlTotal, int $dlNow): int => $dlNow > $maxBytes ? 1 : 0,
+            \CURLOPT_RETURNTRANSFER => false,
+            \CURLOPT_WRITEFUNCTION => static fn(\CurlHandle $ch, string $chunk): int => $buffer->write($ch, $chunk),
         ];
     }
 

@@ -25,6 +25,9 @@ final class Transfer implements Waitable
     /** Header lines received so far (streamed responses only). */
     private string $head = '';
 
+    /** Set when the response is buffered under `max_response_bytes`. */
+    public readonly ?CappedBuffer $cappedBody;
+
     /**
      * @param array<int, mixed> $curlOptions
      * @param BodyBuffer|null     $streamedBody set when the body is to be streamed, not buffered
@@ -34,7 +37,9 @@ final class Transfer implements Waitable
         public readonly array $curlOptions,
         public readonly ?int $maxResponseBytes,
         public readonly ?BodyBuffer $streamedBody = null,
-    ) {}
+    ) {
+        $this->cappedBody = $maxResponseBytes !== null && $streamedBody === null ? new CappedBuffer($maxResponseBytes) : null;
+    }
 
     /** Whether its easy handle got PHP callbacks, which must be cleared before recycling. */
     public function usesCallbacks(): bool

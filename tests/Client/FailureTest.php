@@ -107,6 +107,20 @@ final class FailureTest extends RigTestCase
         $client->sendRequest($client->createRequest('GET', self::nginxUrl('h2', '/slow?ms=1')));
     }
 
+    public function testAStreamedBodyOverMaxResponseBytesFailsWhileReading(): void
+    {
+        // /slow answers chunked: no Content-Length, so the cap is enforced as bytes arrive
+        $client = self::client(['max_response_bytes' => 1, 'stream' => true]);
+
+        try {
+            // the first chunk is already too large: it fails before or while the body is read
+            $client->sendRequest($client->createRequest('GET', self::nginxUrl('h2', '/slow?ms=1')))->getBody()->getContents();
+            self::fail('a streamed body over max_response_bytes must fail');
+        } catch (\RuntimeException $e) {
+            self::assertStringContainsString('"max_response_bytes"', $e->getMessage());
+        }
+    }
+
     public function testEveryFailureIsAClientException(): void
     {
         $origin = self::rig()->rawOrigin();
