@@ -5,7 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Bench;
 
 /**
- * The goals from the core and concurrency issues, checked on a run's rows.
+ * The goals from the core, concurrency and relay issues, checked on a run's rows.
  *
  * @internal bench tooling
  */
@@ -40,6 +40,7 @@ final class Goals
             $goals->cpu('cpu/guzzle-one-client', 'cpu/warmhttp', 1.5, 'WarmHttp ≥ 1.5× less CPU per request than Guzzle', true),
             $goals->cpu('cpu/symfony', 'cpu/warmhttp', 1.5, 'WarmHttp ≥ 1.5× less CPU per request than Symfony HttpClient', true),
             $goals->speedup('conc/warmhttp', 'conc/warmhttp-concurrently', 'concurrently() against the same work sequential'),
+            ...RelayGoals::check($goals->rows),
         ];
     }
 

@@ -24,7 +24,7 @@ final class RelayCommand extends Command
             ->addOption('tcp', null, InputOption::VALUE_REQUIRED, 'Also listen on a loopback TCP address, e.g. 127.0.0.1:8787 (needs --token)')
             ->addOption('token', null, InputOption::VALUE_REQUIRED, 'Token TCP callers must send as X-WarmHttp-Token (default: $WARMHTTP_RELAY_TOKEN)')
             ->addOption('spool', null, InputOption::VALUE_REQUIRED, 'The SQLite spool file', RelayConfig::DEFAULT_SPOOL)
-            ->addOption('spool-sync', null, InputOption::VALUE_REQUIRED, 'full: a 202 survives power loss (fsync per group commit); normal: it survives the relay being killed', 'full')
+            ->addOption('spool-sync', null, InputOption::VALUE_REQUIRED, 'normal: a 202 survives the relay being killed or restarted (the journal write is in the page cache); full: it survives power loss too (one fdatasync per group of requests)', 'normal')
             ->addOption('spool-reserve', null, InputOption::VALUE_REQUIRED, 'Refuse new requests (507) when less than this many bytes are free on the spool disk', '16777216')
             ->addOption('cafile', null, InputOption::VALUE_REQUIRED, 'CA bundle for upstream TLS (as the client option)')
             ->addOption('allow-private-networks', null, InputOption::VALUE_NONE, 'Allow loopback, private, link-local, CGNAT and metadata destinations')
@@ -37,21 +37,29 @@ final class RelayCommand extends Command
             ->addOption('max-in-flight', null, InputOption::VALUE_REQUIRED, 'Deliveries in flight at once', '512')
             ->addOption('max-per-host', null, InputOption::VALUE_REQUIRED, 'Deliveries in flight per destination (scheme, host, port)', '128')
             ->addOption('timeout', null, InputOption::VALUE_REQUIRED, 'Upstream request timeout, seconds', '30')
-            ->addOption('drain-timeout', null, InputOption::VALUE_REQUIRED, 'On SIGTERM, wait this long for in-flight deliveries', '10');
+            ->addOption('drain-timeout', null, InputOption::VALUE_REQUIRED, 'On SIGTERM, wait this long for in-flight deliveries', '10')
+            ->addOption('role', null, InputOption::VALUE_REQUIRED, 'Internal: "delivery" runs the delivery worker the relay starts for itself', 'front');
     }
 
     protected function execute(InputInterface $input, OutputInterface $output): int
     {
         $logger = new JsonLogger();
+        if (!\function_exists('pcntl_async_signals') || !\function_exists('posix_getppid')) {
+            $logger->critical('Relay cannot start: it needs the pcntl and posix extensions (Debian: php8.2-cli has both).');
+
+            return self::FAILURE;
+        }
         try {
             $config = $this->config($input);
-            $daemon = Assembly::daemon($config, $logger);
+            /** @var list<string> $argv */
+            $argv = $_SERVER['argv'] ?? [];
+            $process = $input->getOption('role') === 'delivery' ? Assembly::worker($config, $logger) : Assembly::front($config, $logger, $argv);
         } catch (\RuntimeException|\InvalidArgumentException $e) {
             $logger->critical('Relay cannot start', ['error' => $e->getMessage()]);
 
             return self::FAILURE;
         }
-        $daemon->run();
+        $process->run();
 
         return self::SUCCESS;
     }

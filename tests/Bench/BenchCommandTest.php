@@ -9,8 +9,9 @@ use Symfony\Component\Console\Tester\CommandTester;
 use WarmHttp\Console\BenchCommand;
 
 /**
- * A smoke run of `bench --quick` against the real rig: it completes and every scenario is in
- * the JSON. Timings belong to the benchmark, so none is asserted.
+ * A smoke run of `bench --quick` against the real rig (the relay rows with a real relay,
+ * php-fpm and wrk): it completes and every scenario is in the JSON. Timings belong to the
+ * benchmark, so none is asserted.
  */
 final class BenchCommandTest extends TestCase
 {
@@ -44,7 +45,7 @@ final class BenchCommandTest extends TestCase
         foreach ($report['rows'] as $row) {
             self::assertContains($row['status'], ['ok', 'skipped'], $row['group'] . '/' . $row['name'] . ': ' . $row['reason']);
         }
-        self::assertCount(6, $report['goals']);
+        self::assertCount(9, $report['goals']);
         self::assertStringStartsWith('<svg', (string) file_get_contents($this->out . '/bench.svg'));
         self::assertStringContainsString('| WarmHttp Client, sendRequest() |', (string) file_get_contents($this->out . '/bench.md'));
     }
@@ -87,6 +88,9 @@ final class BenchCommandTest extends TestCase
             'par/warmhttp-sendall-h1-cap100', 'par/warmhttp-sendall-h2',
             'conc/warmhttp-concurrently', 'conc/warmhttp',
             'cpu/curl-reused', 'cpu/curl-multi-cache', 'cpu/warmhttp', 'cpu/guzzle-one-client', 'cpu/symfony',
+            'relay/warmhttp-dispatch', 'relay/warmhttp-dispatch-normal', 'relay/exec-curl', 'relay/blocking-cold-post',
+            'relay/warmhttp-throughput', 'relay/warmhttp-sync-first-call', 'relay/cold-first-call',
+            'relay/fpm-blocking', 'relay/warmhttp-fpm-dispatch',
         ];
     }
 }

@@ -7,8 +7,8 @@ namespace WarmHttp\Bench\Group;
 use WarmHttp\Bench\Group;
 
 /**
- * The bench's table of contents, in run order. To add a measurement (the relay's dispatch
- * latency, throughput, FPM), write a Group returning Rows and append it here.
+ * The bench's table of contents, in run order. To add a measurement, write a Group returning
+ * Rows and append it here. The relay runs last: its load (wrk, FPM) must not disturb the rest.
  *
  * @internal bench tooling
  */
@@ -23,6 +23,7 @@ final class Groups
             new ParallelGroup(),
             new ConcurrentlyGroup(),
             new CpuGroup(),
+            new RelayGroup(),
         ];
     }
 }

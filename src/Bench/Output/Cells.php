@@ -17,7 +17,7 @@ final class Cells
     /** @return list<string> */
     public static function header(): array
     {
-        return ['scenario', 'median', 'min – max', 'conns', 'TLS full/resumed', 'limit', '× limit'];
+        return ['scenario', 'median', 'min – max', 'conns', 'TLS full/resumed', 'limit', '× limit / note'];
     }
 
     /** @return list<string> */
@@ -27,18 +27,35 @@ final class Cells
             // Reasons can be long exception messages; the JSON keeps them whole.
             return [$row->label, $row->status, mb_strimwidth((string) $row->reason, 0, 90, '…'), '', '', '', ''];
         }
-        $unit = 'µs' === $row->unit ? ' µs/req' : ' ms';
-        $vsCurl = $row->extra['vsRawCurl'] ?? null;
 
         return [
             $row->label,
-            self::number($row->median) . $unit,
+            self::value($row),
             self::number($row->min) . ' – ' . self::number($row->max),
             null === $row->connections ? '' : (string) $row->connections,
             null === $row->tlsFull ? '' : $row->tlsFull . ' / ' . $row->tlsResumed,
             null === $row->limit ? '' : self::number($row->limit) . ' ms',
-            null !== $row->ratio() ? \sprintf('%.2f×', $row->ratio()) : (null === $vsCurl ? '' : \sprintf('%.2f× raw curl', $vsCurl)),
+            self::note($row),
         ];
+    }
+
+    /** The median with its unit: "1070 ms", "77.0 µs/req" (CPU), "41.3 µs/call", "5210 deliveries/s". */
+    public static function value(Row $row): string
+    {
+        return self::number($row->median) . ('µs' === $row->unit ? ' µs/req' : ' ' . $row->unit);
+    }
+
+    /** The last column: × limit, × raw curl (CPU), or the row's own note (p99, lost, ...). */
+    public static function note(Row $row): string
+    {
+        $vsCurl = $row->extra['vsRawCurl'] ?? null;
+        $note = $row->extra['note'] ?? null;
+        $parts = [
+            null !== $row->ratio() ? \sprintf('%.2f×', $row->ratio()) : (null === $vsCurl ? '' : \sprintf('%.2f× raw curl', $vsCurl)),
+            \is_string($note) ? $note : '',
+        ];
+
+        return implode(' · ', array_filter($parts, static fn(string $part): bool => '' !== $part));
     }
 
     /** @return list<string> */

@@ -10,7 +10,8 @@ use WarmHttp\Bench\Row;
 /**
  * The chart a person reads instead of the table: per scenario, a bar of its median time over
  * the physical limit on a log scale (so 1.05× and 3× both read), the min–max as a whisker;
- * the CPU group as µs per request. Plain SVG: no GD, renders on GitHub.
+ * rows without a limit (CPU µs per request, the relay's µs per call, deliveries/s, requests per
+ * minute) as their value on a linear scale. Plain SVG: no GD, renders on GitHub.
  *
  * @internal bench tooling
  */
@@ -33,7 +34,7 @@ final class SvgChart
         $ratios = array_filter(array_map(static fn(Row $r): ?float => $r->ratio(), $report->rows));
         $chart = new self(max(4.0, ...($ratios ?: [1.0])));
         $chart->text(10, 20, 'WarmHttp bench: time over the physical limit (1× = as fast as the network allows; log scale)', 'title');
-        $chart->text(10, 36, 'bar = median of the repeats, whisker = min–max, dashed line = the limit; green ≤ 1.1×, amber ≤ 1.5×, red above. CPU: µs per warm request.', 'note');
+        $chart->text(10, 36, 'bar = median of the repeats, whisker = min–max, dashed line = the limit; green ≤ 1.1×, amber ≤ 1.5×, red above. Rows without a limit (CPU µs per request, relay): their value, linear.', 'note');
         foreach ($report->byGroup() as $group => $rows) {
             $chart->group($report->titles[$group] ?? $group, $rows);
         }
@@ -47,19 +48,56 @@ final class SvgChart
         $this->y += 10;
         $this->text(10, $this->y + 14, $title, 'heading');
         $this->y += self::HEADING - 10;
-        $cpu = 'µs' === $rows[0]->unit;
-        if (!$cpu) {
+        foreach (self::segments($rows) as $i => $segment) {
+            $this->segment($segment, $i > 0);
+        }
+    }
+
+    /**
+     * Consecutive rows of one unit share a scale: the relay group mixes µs per call,
+     * deliveries/s, ms against a limit and requests per minute.
+     *
+     * @param list<Row> $rows
+     *
+     * @return list<non-empty-list<Row>>
+     */
+    private static function segments(array $rows): array
+    {
+        $segments = $current = [];
+        foreach ($rows as $row) {
+            if ([] !== $current && $row->unit !== $current[0]->unit) {
+                $segments[] = $current;
+                $current = [];
+            }
+            $current[] = $row;
+        }
+
+        return [] === $current ? $segments : [...$segments, $current];
+    }
+
+    /**
+     * Rows with a limit: time over the limit, log scale. Others: their value, linear.
+     *
+     * @param non-empty-list<Row> $rows
+     */
+    private function segment(array $rows, bool $gap): void
+    {
+        $againstLimit = [] !== array_filter($rows, static fn(Row $r): bool => null !== $r->ratio());
+        if ($gap) {
+            $this->y += $againstLimit ? 14 : 6; // room for the axis labels above the bars
+        }
+        if ($againstLimit) {
             $this->axis(\count($rows));
         }
-        $cpuMax = max(1.0, ...array_map(static fn(Row $r): float => $r->max ?? 0.0, $rows));
+        $max = max(1.0, ...array_map(static fn(Row $r): float => $r->max ?? $r->median ?? 0.0, $rows));
         foreach ($rows as $row) {
             $this->text(self::LABEL_WIDTH - 8, $this->y + 15, $row->label, str_starts_with($row->name, 'warmhttp') ? 'label ours' : 'label');
             if (!$row->ok()) {
                 $this->text(self::LABEL_WIDTH + 4, $this->y + 15, $row->status . ': ' . $row->reason, 'note');
-            } elseif ($cpu) {
-                $this->cpuBar($row, $cpuMax);
-            } else {
+            } elseif (null !== $row->ratio()) {
                 $this->ratioBar($row);
+            } else {
+                $this->valueBar($row, $max);
             }
             $this->y += self::ROW;
         }
@@ -76,14 +114,15 @@ final class SvgChart
         $this->text(max($end, $whiskerEnd) + 6, $this->y + 15, \sprintf('%.2f× · %s ms · %s conn', $ratio, Cells::number($row->median), $row->connections ?? '?'), 'value');
     }
 
-    private function cpuBar(Row $row, float $max): void
+    private function valueBar(Row $row, float $max): void
     {
-        $scale = static fn(?float $us): float => self::LABEL_WIDTH + self::BAR_WIDTH * (float) $us / $max;
+        // The longest value bar takes 60% of the width: its text (value · note) needs the rest.
+        $scale = static fn(?float $value): float => self::LABEL_WIDTH + 0.6 * self::BAR_WIDTH * (float) $value / $max;
         $end = $scale($row->median);
-        $this->parts[] = \sprintf('<rect x="%d" y="%d" width="%.1f" height="14" fill="%s"/>', self::LABEL_WIDTH, $this->y + 4, $end - self::LABEL_WIDTH, str_starts_with($row->name, 'warmhttp') ? '#1565c0' : '#78909c');
+        $this->parts[] = \sprintf('<rect x="%d" y="%d" width="%.1f" height="14" fill="%s"/>', self::LABEL_WIDTH, $this->y + 4, max(1.0, $end - self::LABEL_WIDTH), str_starts_with($row->name, 'warmhttp') ? '#1565c0' : '#78909c');
         $this->whisker($scale($row->min), $scale($row->max));
-        $vs = $row->extra['vsRawCurl'] ?? null;
-        $this->text(max($end, $scale($row->max)) + 6, $this->y + 15, \sprintf('%s µs/request%s', Cells::number($row->median), null === $vs ? '' : \sprintf(' · %.2f× raw curl', $vs)), 'value');
+        $note = null === $row->ratio() ? Cells::note($row) : '';
+        $this->text(max($end, $scale($row->max)) + 6, $this->y + 15, Cells::value($row) . ('' === $note ? '' : ' · ' . $note), 'value');
     }
 
     private function whisker(float $from, float $to): void

@@ -7,21 +7,56 @@ namespace WarmHttp\Internal\Relay;
 use Psr\Log\LoggerInterface;
 
 /**
- * Wires the relay's parts together from its configuration.
+ * Wires the relay's two processes from its configuration: the front (sockets, journal, acks,
+ * sync forwarding) and the delivery worker (journal → spool → upstream).
  *
  * @internal
  */
 final class Assembly
 {
-    public static function daemon(RelayConfig $config, LoggerInterface $logger): Daemon
+    /** @param list<string> $argv the front's command line, for starting its worker */
+    public static function front(RelayConfig $config, LoggerInterface $logger, array $argv): Daemon
     {
-        $spool = Spool::open($config->spoolPath, $config->fsync, $config->spoolReserveBytes);
+        $journal = JournalWriter::open(Journal::dirFor($config->spoolPath), $config->fsync, $config->spoolReserveBytes);
+        Spool::open($config->spoolPath, $config->fsync); // created before the worker and the gauges read it
         $metrics = new Metrics();
-        $upstream = new Upstream(new DestinationGuard($config->allowPrivateNetworks, $config->allowedHosts), $config->cafile, $config->timeout, $config->maxPerHost);
-        $deliverer = new Deliverer($spool, $upstream, $config->retry, $metrics, $logger, $config->maxInFlight, $config->maxPerHost);
-        $sync = new SyncForwarder($upstream, $metrics);
-        $reader = $spool->reader();
-        $gauges = static function () use ($reader, $deliverer, $sync): array {
+        $sync = new SyncForwarder(self::upstream($config), $metrics);
+        $router = new Router($config, $journal, self::upstream($config), $sync, $metrics, $logger, self::gauges($config, $sync));
+        $listeners = Listeners::open($config->socketPath, $config->tcpAddress, $config->token);
+
+        return new Daemon($config, $listeners, $router, $sync, WorkerProcess::forFront($argv, $logger), $logger);
+    }
+
+    public static function worker(RelayConfig $config, LoggerInterface $logger): DeliveryWorker
+    {
+        $lock = self::lockWorker($config->spoolPath, $logger);
+        $spool = Spool::open($config->spoolPath, $config->fsync);
+        $metrics = new Metrics();
+        $deliverer = new Deliverer($spool, self::upstream($config), $config->retry, $metrics, $logger, $config->maxInFlight, $config->maxPerHost);
+
+        return new DeliveryWorker(
+            $lock,
+            $spool,
+            new JournalReader(Journal::dirFor($config->spoolPath)),
+            $deliverer,
+            new MetricsFile($metrics, MetricsFile::pathFor($config->spoolPath)),
+            $logger,
+            $config->drainTimeout,
+            posix_getppid(),
+        );
+    }
+
+    private static function upstream(RelayConfig $config): Upstream
+    {
+        return new Upstream(new DestinationGuard($config->allowPrivateNetworks, $config->allowedHosts), $config->cafile, $config->timeout, $config->maxPerHost);
+    }
+
+    /** @return \Closure(): array<string, int|float> */
+    private static function gauges(RelayConfig $config, SyncForwarder $sync): \Closure
+    {
+        $reader = SpoolReader::open($config->spoolPath);
+
+        return static function () use ($reader, $sync, $config): array {
             $counts = $reader->counts();
 
             return [
@@ -29,12 +64,35 @@ final class Assembly
                 'retrying' => $counts['retrying'],
                 'dead_letters' => $counts['dead'],
                 'oldest_pending_age_seconds' => $counts['oldest_age_seconds'],
-                'in_flight' => $deliverer->inFlight() + $sync->inFlight(),
+                'in_flight' => MetricsFile::inFlight(MetricsFile::pathFor($config->spoolPath)) + $sync->inFlight(),
             ];
         };
-        $router = new Router($config, $spool, $upstream, $sync, $deliverer, $metrics, $logger, $gauges);
-        $listeners = Listeners::open($config->socketPath, $config->tcpAddress, $config->token);
+    }
 
-        return new Daemon($config, $listeners, $router, $deliverer, $sync, $logger);
+    /**
+     * One worker per spool: a worker left by a front that was killed exits within a few
+     * milliseconds; the next one waits for its lock rather than delivering the same rows.
+     */
+    /** @return resource */
+    private static function lockWorker(string $spoolPath, LoggerInterface $logger)
+    {
+        $lock = fopen($spoolPath . '.worker.lock', 'c');
+        if ($lock === false) {
+            throw new SpoolUnavailable(\sprintf('Cannot open the worker lock beside the spool "%s".', $spoolPath));
+        }
+        $front = posix_getppid();
+        $waiting = false;
+        while (!flock($lock, \LOCK_EX | \LOCK_NB)) {
+            if (posix_getppid() !== $front) {
+                throw new SpoolUnavailable('The relay front process is gone; this delivery worker never started.');
+            }
+            if (!$waiting) {
+                $waiting = true;
+                $logger->notice('Waiting for the previous delivery worker to exit');
+            }
+            usleep(10_000);
+        }
+
+        return $lock;
     }
 }

@@ -8,32 +8,20 @@ use Psr\Log\LoggerInterface;
 use WarmHttp\Internal\CurlPool;
 
 /**
- * The relay's one loop, one process, one core. PHP cannot select on curl's sockets and stream
- * sockets together, so it alternates: stream_select on the callers' sockets (1 ms while
- * transfers are in flight, longer when idle), the group commit of what arrived and its acks,
- * then one non-blocking round of the curl pool.
+ * The relay's front process: one loop, one core, serving callers. It alternates stream_select
+ * on the callers' sockets with the journal append of what arrived and its acks, then one
+ * non-blocking round of the curl pool for sync-mode forwarding (PHP cannot select on curl's
+ * sockets and stream sockets together). Async delivery runs in the delivery worker process.
  *
  * @internal
  */
 final class Daemon
 {
-    /** While transfers are in flight: at most this long before curl gets its turn. */
+    /** While sync transfers are in flight: at most this long before curl gets its turn. */
     private const BUSY_WAIT_SECONDS = 0.001;
 
-    /**
-     * After acknowledging, wait this long for the caller's next request before doing curl
-     * work. A caller is blocked until its 202, and the relay's delivery work for one request
-     * (TLS, HTTP/2, spool bookkeeping) took ~500 µs here, so a caller dispatching in a loop
-     * waited that long each time when delivery ran between two of its requests.
-     */
-    private const LINGER_SECONDS = 0.0003;
-
-    /** Deliveries wait at most this long behind busy callers. */
-    private const MAX_DEFER_SECONDS = 0.02;
-
-    private bool $lingering = false;
-
-    private float $lastDeliveryRound = 0.0;
+    /** With nothing to do: how long a select may sleep (signals and the worker's watch need turns). */
+    private const IDLE_WAIT_SECONDS = 0.25;
 
     /** @var array<int, ClientConnection> */
     private array $connections = [];
@@ -46,43 +34,31 @@ final class Daemon
         private readonly RelayConfig $config,
         private readonly Listeners $listeners,
         private readonly Router $router,
-        private readonly Deliverer $deliverer,
         private readonly SyncForwarder $sync,
+        private readonly WorkerProcess $worker,
         private readonly LoggerInterface $logger,
     ) {}
 
     public function run(): void
     {
         $this->trapSignals();
+        $this->worker->start();
         $this->logger->info('Relay started', ['pid' => getmypid(), 'socket' => $this->config->socketPath, 'tcp' => $this->config->tcpAddress, 'spool' => $this->config->spoolPath]);
         $pool = CurlPool::get();
         while (!$this->drained()) {
-            $this->pollSockets($this->lingering ? self::LINGER_SECONDS : $this->waitSeconds($pool->inFlight() > 0));
-            // Spool and acknowledge what arrived before any curl work: a caller is blocked
-            // until its 202, while deliveries can wait a little.
-            $arrived = $this->router->hasArrivals();
+            $this->pollSockets($this->waitSeconds($pool->inFlight() > 0));
+            // Acknowledge what arrived before any curl work: a caller is blocked until its 202.
             $this->router->commit();
             $this->reap();
-            $now = microtime(true);
-            $this->lingering = $arrived && $this->sync->inFlight() === 0 && $now - $this->lastDeliveryRound < self::MAX_DEFER_SECONDS;
-            if ($this->lingering) {
-                continue;
+            if ($pool->inFlight() > 0) {
+                $pool->tick(0.0);
+                $this->reap();
             }
-            $this->deliveryRound($pool, $now);
+            if (!$this->stopping) {
+                $this->worker->watch();
+            }
         }
         $this->shutdown();
-    }
-
-    private function deliveryRound(CurlPool $pool, float $now): void
-    {
-        $this->lastDeliveryRound = $now;
-        if ($pool->inFlight() > 0) {
-            $pool->tick(0.0);
-        }
-        if (!$this->stopping) {
-            $this->deliverer->launchDue(microtime(true));
-        }
-        $this->reap();
     }
 
     /** Stops accepting; in-flight work gets until --drain-timeout, the rest stays spooled. */
@@ -94,7 +70,8 @@ final class Daemon
         $this->stopping = true;
         $this->drainDeadline = microtime(true) + $this->config->drainTimeout;
         $this->listeners->close();
-        $this->logger->info('Draining', ['in_flight' => $this->deliverer->inFlight() + $this->sync->inFlight(), 'drain_timeout_s' => $this->config->drainTimeout]);
+        $this->worker->drain();
+        $this->logger->info('Draining', ['sync_in_flight' => $this->sync->inFlight(), 'drain_timeout_s' => $this->config->drainTimeout]);
     }
 
     private function drained(): bool
@@ -103,20 +80,16 @@ final class Daemon
             return false;
         }
 
-        return ($this->deliverer->inFlight() === 0 && $this->sync->inFlight() === 0 && $this->router->idle())
-            || microtime(true) >= $this->drainDeadline;
+        return ($this->sync->inFlight() === 0 && $this->router->idle()) || microtime(true) >= $this->drainDeadline;
     }
 
     private function waitSeconds(bool $transfersInFlight): float
     {
-        if (!$this->deliverer->outcomes()->isEmpty()) {
-            return 0.0; // record them now, in one commit with whatever arrives meanwhile
-        }
-        if ($transfersInFlight || $this->router->hasArrivals()) {
-            return $transfersInFlight ? self::BUSY_WAIT_SECONDS : 0.0;
+        if ($this->router->hasArrivals()) {
+            return 0.0;
         }
 
-        return $this->stopping ? 0.05 : min(1.0, $this->deliverer->idleFor(microtime(true)));
+        return $transfersInFlight ? self::BUSY_WAIT_SECONDS : ($this->stopping ? 0.05 : self::IDLE_WAIT_SECONDS);
     }
 
     private function pollSockets(float $timeout): void
@@ -196,12 +169,12 @@ final class Daemon
 
     private function shutdown(): void
     {
-        $this->deliverer->record();
+        $this->worker->stop($this->config->drainTimeout);
         foreach ($this->connections as $connection) {
             $connection->flush();
             $connection->close();
         }
         $this->listeners->close();
-        $this->logger->info('Relay stopped', ['left_in_flight' => $this->deliverer->inFlight(), 'note' => 'unfinished deliveries stay spooled and resume on the next start']);
+        $this->logger->info('Relay stopped', ['note' => 'unfinished deliveries stay spooled and resume on the next start']);
     }
 }

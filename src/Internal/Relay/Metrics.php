@@ -37,16 +37,29 @@ final class Metrics
         $this->counters[$counter] = ($this->counters[$counter] ?? 0) + $by;
     }
 
+    /** @return array<string, int> */
+    public function counters(): array
+    {
+        return $this->counters;
+    }
+
     public function get(string $counter): int
     {
         return $this->counters[$counter] ?? 0;
     }
 
-    /** @param array<string, int|float> $gauges */
-    public function render(array $gauges): string
+    /**
+     * @param array<string, int|float> $gauges
+     * @param array<string, int>       $others counters of the delivery worker, added to ours
+     */
+    public function render(array $gauges, array $others = []): string
     {
         $lines = [];
-        foreach ($this->counters as $name => $value) {
+        $counters = $this->counters;
+        foreach ($others as $name => $value) {
+            $counters[$name] = ($counters[$name] ?? 0) + $value;
+        }
+        foreach ($counters as $name => $value) {
             $lines[] = "# TYPE warmhttp_relay_$name counter";
             $lines[] = "warmhttp_relay_$name $value";
         }

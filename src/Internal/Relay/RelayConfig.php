@@ -29,7 +29,7 @@ final readonly class RelayConfig
         public int $maxPerHost = 128,
         public float $timeout = 30.0,
         public float $drainTimeout = 10.0,
-        public bool $fsync = true,
+        public bool $fsync = false,
         public int $spoolReserveBytes = 16777216,
     ) {}
 }

@@ -7,9 +7,10 @@ namespace WarmHttp\Internal\Relay;
 use Psr\Log\LoggerInterface;
 
 /**
- * Decides what each request on the relay socket gets: spooled (async), forwarded (sync), a local
- * endpoint (GET /metrics, GET /healthz), or an error naming what was wrong. Async requests of one
- * loop iteration are committed together, and only then acknowledged.
+ * Decides what each request on the relay socket gets: journaled (async), forwarded (sync), a
+ * local endpoint (GET /metrics, GET /healthz), or an error naming what was wrong. Async requests
+ * of one loop iteration are appended to the journal together, and only then acknowledged; the
+ * delivery worker takes them from there.
  *
  * @internal
  */
@@ -21,10 +22,9 @@ final class Router
     /** @param \Closure(): array<string, int|float> $gauges */
     public function __construct(
         private readonly RelayConfig $config,
-        private readonly Spool $spool,
+        private readonly JournalWriter $journal,
         private readonly Upstream $upstream,
         private readonly SyncForwarder $sync,
-        private readonly Deliverer $deliverer,
         private readonly Metrics $metrics,
         private readonly LoggerInterface $logger,
         private readonly \Closure $gauges,
@@ -61,34 +61,26 @@ final class Router
         }
     }
 
-    /**
-     * Group commit: one transaction for everything that arrived this round and the round's
-     * delivery outcomes, then the 202s, then the new requests go straight to delivery.
-     */
+    /** Group commit: one journal append for everything that arrived this round, then the 202s. */
     public function commit(): void
     {
         if ($this->arrivals === []) {
-            $this->deliverer->record();
-
             return;
         }
         $batch = $this->arrivals;
         $this->arrivals = [];
         try {
-            $stored = $this->spool->commit(array_map(static fn(array $a): SpooledRequest => $a[1], $batch), $this->deliverer->outcomes());
+            $ids = $this->journal->append(array_map(static fn(array $a): SpooledRequest => $a[1], $batch));
         } catch (SpoolUnavailable $e) {
             $this->refuseBatch($batch, $e);
-            $this->deliverer->record(); // deletes may still fit where inserts do not
 
             return;
         }
-        $this->deliverer->recorded();
         $this->metrics->add('spool_commits_total');
-        $this->metrics->add('accepted_total', \count($stored));
-        foreach ($stored as $i => $request) {
-            $this->answer($batch[$i][0], WireResponse::accepted($request->id, $request->idempotencyKey));
+        $this->metrics->add('accepted_total', \count($ids));
+        foreach ($ids as $i => $id) {
+            $this->answer($batch[$i][0], WireResponse::accepted($id, $batch[$i][1]->idempotencyKey));
         }
-        $this->deliverer->offer($stored);
     }
 
     /** @param list<array{ClientConnection, SpooledRequest}> $batch */
@@ -162,7 +154,7 @@ final class Router
     {
         $path = (string) parse_url($wire->target, \PHP_URL_PATH);
         match (true) {
-            $wire->method === 'GET' && $path === '/metrics' => $connection->send(WireResponse::render(200, $this->metrics->render(($this->gauges)()), [['Content-Type', 'text/plain; version=0.0.4']])),
+            $wire->method === 'GET' && $path === '/metrics' => $connection->send(WireResponse::render(200, $this->metrics->render(($this->gauges)(), MetricsFile::counters(MetricsFile::pathFor($this->config->spoolPath))), [['Content-Type', 'text/plain; version=0.0.4']])),
             $wire->method === 'GET' && $path === '/healthz' => $connection->send(WireResponse::render(200, "ok\n")),
             default => $this->reject($connection, 400, \sprintf('"%s %s": the relay forwards absolute-form targets only (POST https://host/path HTTP/1.1); its own endpoints are GET /metrics and GET /healthz.', $wire->method, substr($wire->target, 0, 100)), false),
         };

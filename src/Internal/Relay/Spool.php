@@ -5,9 +5,10 @@ declare(strict_types=1);
 namespace WarmHttp\Internal\Relay;
 
 /**
- * The relay's durable queue: one SQLite file in WAL mode. Requests arriving in one loop
- * iteration are stored in one transaction (group commit) and acknowledged after its COMMIT,
- * so a burst costs one WAL write (and one fsync with synchronous=FULL), not one per request.
+ * The relay's durable queue: one SQLite file in WAL mode, owned by the delivery worker. The
+ * front process acknowledges a request once it is in the journal; the worker takes journal
+ * records in here in batches, in one transaction with the round's delivery outcomes and the
+ * new journal position (group commit: one WAL write, and one fsync with synchronous=FULL).
  *
  * @internal
  */
@@ -18,13 +19,13 @@ final class Spool
     /** @var array<string, \PDOStatement|false> */
     private array $statements = [];
 
-    private function __construct(private readonly \PDO $db, private readonly string $dir, private readonly int $reserveBytes) {}
+    private function __construct(private readonly \PDO $db) {}
 
     /**
      * @param bool $fsync synchronous=FULL: a commit survives power loss (one fsync per group);
      *                    NORMAL: it survives the relay being killed, not the machine crashing
      */
-    public static function open(string $path, bool $fsync = true, int $reserveBytes = 0): self
+    public static function open(string $path, bool $fsync = true): self
     {
         $dir = \dirname($path);
         if (!is_dir($dir) && !@mkdir($dir, 0o750, true)) {
@@ -44,7 +45,7 @@ final class Spool
             throw new SpoolUnavailable(\sprintf('Cannot open the spool "%s": %s', $path, $e->getMessage()), 0, $e);
         }
 
-        return new self($db, $dir, $reserveBytes);
+        return new self($db);
     }
 
     /**
@@ -56,21 +57,37 @@ final class Spool
      *
      * @throws SpoolUnavailable nothing was stored
      */
-    public function commit(array $entries, ?Outcomes $outcomes = null): array
+    public function commit(array $entries, ?Outcomes $outcomes = null, ?JournalPosition $taken = null): array
     {
-        if ($entries !== []) {
-            $this->checkReserve();
-        }
-
         /** @var list<SpooledRequest> */
-        return $this->transaction(function () use ($entries, $outcomes): array {
+        return $this->transaction(function () use ($entries, $outcomes, $taken): array {
             $stored = $entries === [] ? [] : $this->insert($entries);
             if ($outcomes !== null && !$outcomes->isEmpty()) {
                 SpoolSchema::applyOutcomes($this->db, $this->statements, $outcomes);
             }
+            if ($taken !== null) {
+                $this->setCounter('journal_segment', $taken->segment);
+                $this->setCounter('journal_offset', $taken->offset);
+            }
 
             return $stored;
         });
+    }
+
+    /** How far the journal has been taken in. */
+    public function journalPosition(): JournalPosition
+    {
+        $select = $this->statement("SELECT name, value FROM counters WHERE name IN ('journal_segment', 'journal_offset')");
+        $select->execute();
+        /** @var array<string, int> $values */
+        $values = $select->fetchAll(\PDO::FETCH_KEY_PAIR);
+
+        return new JournalPosition((int) ($values['journal_segment'] ?? 0), (int) ($values['journal_offset'] ?? 0));
+    }
+
+    private function setCounter(string $name, int $value): void
+    {
+        $this->statement('INSERT OR REPLACE INTO counters (name, value) VALUES (?, ?)')->execute([$name, $value]);
     }
 
     /**
@@ -161,20 +178,6 @@ final class Spool
             $full = $e instanceof \PDOException && (($e->errorInfo[1] ?? null) === self::SQLITE_FULL || str_contains($e->getMessage(), 'full'));
 
             throw new SpoolUnavailable(($full ? 'The spool disk is full: ' : 'The spool could not store the request: ') . $e->getMessage(), 0, $e);
-        }
-    }
-
-    /**
-     * New requests stop short of a full disk: the space left lets deliveries still be recorded
-     * (in WAL mode even a DELETE appends to the log), so the spool drains instead of wedging.
-     *
-     * @throws SpoolUnavailable
-     */
-    private function checkReserve(): void
-    {
-        $free = $this->reserveBytes > 0 ? @disk_free_space($this->dir) : false;
-        if ($free !== false && $free < $this->reserveBytes) {
-            throw new SpoolUnavailable(\sprintf('The spool disk is full: %d bytes free in %s, less than the %d kept in reserve (--spool-reserve).', (int) $free, $this->dir, $this->reserveBytes));
         }
     }
 

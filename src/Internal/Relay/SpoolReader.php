@@ -12,7 +12,7 @@ namespace WarmHttp\Internal\Relay;
  */
 final class SpoolReader
 {
-    public function __construct(private readonly \PDO $db) {}
+    public function __construct(private readonly \PDO $db, private readonly ?string $journalDir = null) {}
 
     public static function open(string $path): self
     {
@@ -22,7 +22,7 @@ final class SpoolReader
         $db = new \PDO('sqlite:' . $path, null, null, [\PDO::ATTR_ERRMODE => \PDO::ERRMODE_EXCEPTION]);
         $db->exec('PRAGMA busy_timeout = 5000');
 
-        return new self($db);
+        return new self($db, Journal::dirFor($path));
     }
 
     /** @return array{pending: int, retrying: int, dead: int, delivered: int, dead_lettered: int, oldest_age_seconds: float} */
@@ -35,8 +35,12 @@ final class SpoolReader
         /** @var array{int|string, int|string|null, float|string|null} $row */
         $row = \is_array($row) ? $row : [0, 0, null];
 
+        $position = new JournalPosition((int) ($counters['journal_segment'] ?? 0), (int) ($counters['journal_offset'] ?? 0));
+        $inJournal = $this->journalDir === null ? 0 : (new JournalReader($this->journalDir))->backlog($position);
+
         return [
-            'pending' => (int) $row[0],
+            // acknowledged but not yet taken from the journal into the spool count as pending
+            'pending' => (int) $row[0] + $inJournal,
             'retrying' => (int) $row[1],
             'dead' => is_numeric($dead) ? (int) $dead : 0,
             'delivered' => (int) ($counters['delivered'] ?? 0),

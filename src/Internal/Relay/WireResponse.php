@@ -54,8 +54,9 @@ final class WireResponse
         ], $close);
     }
 
-    public static function accepted(int $id, string $idempotencyKey): string
+    /** @param string $id where the journal holds it, segment-offset */
+    public static function accepted(string $id, string $idempotencyKey): string
     {
-        return self::render(202, '', [['X-WarmHttp-Id', (string) $id], ['Idempotency-Key', $idempotencyKey]]);
+        return self::render(202, '', [['X-WarmHttp-Id', $id], ['Idempotency-Key', $idempotencyKey]]);
     }
 }

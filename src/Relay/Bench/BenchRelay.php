@@ -8,7 +8,8 @@ use Symfony\Component\Process\Process;
 use WarmHttp\Rig\TempDir;
 
 /**
- * A relay process for the benchmark rows: private socket and spool, stopped with the object.
+ * A relay process for the benchmark rows (`bin/warmhttp relay`, the command users run):
+ * private socket and spool, stopped with the object.
  *
  * @internal benchmark tooling
  */
@@ -18,15 +19,13 @@ final class BenchRelay
 
     public function __destruct()
     {
-        $this->process->stop(5, \SIGTERM);
-        @unlink($this->socketPath());
-        $this->dir->remove();
+        $this->stop();
     }
 
-    /** @param list<string> $options */
-    public static function start(array $options, ?TempDir $dir = null): self
+    /** @param list<string> $options relay options besides --socket and --spool */
+    public static function start(array $options): self
     {
-        $dir ??= TempDir::create('bench-relay');
+        $dir = TempDir::create('bench-relay');
         $process = new Process([\PHP_BINARY, \dirname(__DIR__, 3) . '/bin/warmhttp', 'relay', '--socket=' . $dir->path('relay.sock'), '--spool=' . $dir->path('spool.sqlite'), ...$options]);
         $process->setTimeout(null);
         $process->start();
@@ -34,18 +33,13 @@ final class BenchRelay
         $deadline = microtime(true) + 10;
         while (($probe = @stream_socket_client('unix://' . $relay->socketPath(), $errno, $errstr, 0.2)) === false) {
             if (!$process->isRunning() || microtime(true) > $deadline) {
-                throw new \RuntimeException('The relay did not start: ' . $process->getErrorOutput());
+                throw new \RuntimeException(\sprintf('The relay (bin/warmhttp relay %s) did not start: %s', implode(' ', $options), trim($process->getErrorOutput()) ?: 'no output'));
             }
             usleep(10_000);
         }
         fclose($probe);
 
         return $relay;
-    }
-
-    public static function spoolIn(TempDir $dir): string
-    {
-        return $dir->path('spool.sqlite');
     }
 
     public function socketPath(): string
@@ -58,16 +52,33 @@ final class BenchRelay
         return 'unix://' . $this->socketPath();
     }
 
-    public function metric(string $name): float
+    /**
+     * CPU seconds each relay process (the front, and its delivery process) has used so far.
+     *
+     * @return array<int, float>|null pid => seconds; null off Linux
+     */
+    public function cpuSeconds(): ?array
     {
-        $socket = @stream_socket_client($this->address(), $errno, $errstr, 1.0);
-        if ($socket === false) {
-            return 0.0;
-        }
-        fwrite($socket, "GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n");
-        $text = (string) stream_get_contents($socket);
-        fclose($socket);
+        $pid = $this->process->getPid();
 
-        return preg_match('/^warmhttp_relay_' . preg_quote($name, '/') . ' ([\d.]+)/m', $text, $m) === 1 ? (float) $m[1] : 0.0;
+        return null === $pid ? null : ProcessCpu::byProcess($pid);
+    }
+
+    public function errorOutput(): string
+    {
+        return $this->process->getErrorOutput();
+    }
+
+    /**
+     * SIGTERM makes the relay drain its in-flight deliveries; a bench that is done with it
+     * gives it $graceSeconds, then kills it.
+     */
+    public function stop(float $graceSeconds = 2.0): void
+    {
+        if ($this->process->isRunning()) {
+            $this->process->stop($graceSeconds, \SIGTERM);
+        }
+        @unlink($this->socketPath()); // TempDir::remove() takes a socket for a directory
+        $this->dir->remove();
     }
 }

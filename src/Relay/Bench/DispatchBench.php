@@ -8,68 +8,85 @@ use WarmHttp\Client;
 use WarmHttp\Rig\Rig;
 
 /**
- * How long the caller is blocked to get a POST off its hands: relay dispatch, against the
- * `exec('curl … &')` of seeds/004, and against waiting for a cold blocking POST.
+ * How long the caller is blocked to get a 1 KiB POST off its hands, in µs: relay dispatch(),
+ * the `exec('curl … &')` of seeds/004, and waiting for a cold blocking POST.
  *
  * @internal benchmark tooling
  */
 final class DispatchBench
 {
+    private const BODY_BYTES = 1024;
+
     /**
-     * @return array<string, array{p50: float, p99: float, n: int}> row name => microseconds blocked
+     * One client, its relay socket opened by a first (untimed) dispatch, then $dispatches timed
+     * ones while the relay delivers the earlier ones upstream, as it would in production.
      */
-    public function callerBlocked(int $dispatches = 2000, float $rttMs = 20.0, string $spoolSync = 'full'): array
+    public function relayDispatch(int $dispatches, float $rttMs, string $spoolSync): Latencies
     {
         $rig = Rig::shared();
         $proxy = $rig->proxyTo('h2', $rttMs);
-        $url = $proxy->url('/echo-body?bench=dispatch');
         $relay = BenchRelay::start(['--allow-private-networks', '--cafile=' . $rig->caFile(), '--spool-sync=' . $spoolSync]);
-        $client = new Client(['relay' => $relay->address()]);
-        $body = $client->createStream(str_repeat('x', 1024));
-        $client->dispatch($client->createRequest('POST', $url)->withBody($body)); // opens the kept socket
-        $samples = [];
-        for ($i = 0; $i < $dispatches; ++$i) {
-            $start = hrtime(true);
+        try {
+            $watch = new HandOffWatch();
+            $client = new Client(['relay' => $relay->address(), 'logger' => $watch]);
+            $url = $proxy->url('/echo-body?bench=relay-dispatch');
+            $body = $client->createStream(str_repeat('x', self::BODY_BYTES));
             $client->dispatch($client->createRequest('POST', $url)->withBody($body));
-            $samples[] = (hrtime(true) - $start) / 1000;
-        }
-
-        return [
-            "relay dispatch (1 KiB, spool-sync=$spoolSync)" => Percentiles::of($samples),
-            "exec('curl … &')" => $this->execCurl($url, $rig->caFile(), 50),
-            "blocking cold POST at {$rttMs} ms RTT" => $this->blockingCold($url, $rig->caFile(), 20),
-        ];
-    }
-
-    /** @return array{p50: float, p99: float, n: int} */
-    private function execCurl(string $url, string $ca, int $count): array
-    {
-        $samples = [];
-        for ($i = 0; $i < $count; ++$i) {
-            $start = hrtime(true);
-            exec(\sprintf('curl -s --cacert %s -d @- %s < /dev/null > /dev/null 2>&1 &', escapeshellarg($ca), escapeshellarg($url)));
-            $samples[] = (hrtime(true) - $start) / 1000;
-        }
-
-        return Percentiles::of($samples);
-    }
-
-    /** @return array{p50: float, p99: float, n: int} */
-    private function blockingCold(string $url, string $ca, int $count): array
-    {
-        $samples = [];
-        for ($i = 0; $i < $count; ++$i) {
-            $start = hrtime(true);
-            $handle = curl_init($url);
-            curl_setopt($handle, \CURLOPT_POSTFIELDS, str_repeat('x', 1024));
-            curl_setopt($handle, \CURLOPT_RETURNTRANSFER, true);
-            if ($ca !== '') {
-                curl_setopt($handle, \CURLOPT_CAINFO, $ca);
+            $samples = [];
+            for ($i = 0; $i < $dispatches; ++$i) {
+                $request = $client->createRequest('POST', $url)->withBody($body);
+                $start = hrtime(true);
+                $client->dispatch($request);
+                $samples[] = (hrtime(true) - $start) / 1e3;
             }
-            curl_exec($handle);
-            $samples[] = (hrtime(true) - $start) / 1000;
+            $watch->assertNoFallback($dispatches + 1);
+
+            return Latencies::of($samples);
+        } finally {
+            $relay->stop();
+        }
+    }
+
+    /**
+     * exec() returns once the shell has forked curl into the background; the curls then run
+     * on: the bench waits for them at the origin so they do not load the next row.
+     */
+    public function execCurl(int $count, float $rttMs): Latencies
+    {
+        $rig = Rig::shared();
+        $proxy = $rig->proxyTo('h2', $rttMs);
+        $run = bin2hex(random_bytes(4));
+        $origin = OriginLog::follow($rig->nginx(), 'exec=' . $run . '&');
+        $samples = [];
+        for ($i = 0; $i < $count; ++$i) {
+            $url = $proxy->url(\sprintf('/echo-body?exec=%s&id=%d', $run, $i));
+            $command = \sprintf('curl -s --cacert %s --data-binary %s %s > /dev/null 2>&1 &', escapeshellarg($rig->caFile()), escapeshellarg(str_repeat('x', self::BODY_BYTES)), escapeshellarg($url));
+            $start = hrtime(true);
+            exec($command);
+            $samples[] = (hrtime(true) - $start) / 1e3;
+        }
+        $origin->await($count, 10.0);
+
+        return Latencies::of($samples);
+    }
+
+    /** A new curl handle per call: DNS, TCP and TLS paid again, as in a fresh FPM request. */
+    public function blockingColdPost(int $count, float $rttMs): Latencies
+    {
+        $rig = Rig::shared();
+        $proxy = $rig->proxyTo('h2', $rttMs);
+        $samples = [];
+        for ($i = 0; $i < $count; ++$i) {
+            $start = hrtime(true);
+            $handle = curl_init($proxy->url('/echo-body?bench=blocking-cold'));
+            curl_setopt_array($handle, [\CURLOPT_POSTFIELDS => str_repeat('x', self::BODY_BYTES), \CURLOPT_RETURNTRANSFER => true, \CURLOPT_CAINFO => Requirements::caFile($rig)]);
+            $ok = false !== curl_exec($handle) && 200 === curl_getinfo($handle, \CURLINFO_RESPONSE_CODE);
+            $samples[] = (hrtime(true) - $start) / 1e3;
+            if (!$ok) {
+                throw new \RuntimeException('The blocking cold POST failed: ' . curl_error($handle));
+            }
         }
 
-        return Percentiles::of($samples);
+        return Latencies::of($samples);
     }
 }

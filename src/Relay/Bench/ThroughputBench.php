@@ -4,49 +4,55 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay\Bench;
 
-use WarmHttp\Internal\Relay\Spool;
-use WarmHttp\Internal\Relay\SpooledRequest;
 use WarmHttp\Rig\Rig;
-use WarmHttp\Rig\TempDir;
 
 /**
- * Delivery throughput: a spool pre-filled with N requests, a relay started on it, and the time
- * until the origin has logged all N (counted at nginx, so "none lost" is checked too).
+ * Delivery throughput: $count POSTs handed to a fresh relay through its socket by many callers
+ * at once, and the time from the first hand-off until nginx has logged every one of them, so
+ * the relay accepts and delivers at the same time, as in production. Counted at the origin by
+ * distinct id: "lost" and "duplicates" are what the destination saw, not what the relay says.
  *
  * @internal benchmark tooling
  */
 final class ThroughputBench
 {
-    /** @return array{deliveries: int, seconds: float, deliveries_per_second: float, delivered_at_origin: int, lost: int} */
-    public function deliveries(int $count = 10000, float $rttMs = 20.0, int $maxPerHost = 256): array
+    /** Callers handing off at once: enough for group commit to batch, as a busy FPM pool would. */
+    private const CALLERS = 32;
+
+    public function deliveries(int $count, float $rttMs, int $maxPerHost): ThroughputResult
     {
         $rig = Rig::shared();
         $proxy = $rig->proxyTo('h2', $rttMs);
         $run = bin2hex(random_bytes(4));
-        $dir = TempDir::create('bench-relay');
-        $spool = Spool::open(BenchRelay::spoolIn($dir), false);
-        $now = microtime(true);
-        $batch = [];
+        $requests = [];
         for ($i = 0; $i < $count; ++$i) {
-            $batch[] = new SpooledRequest(0, 'POST', $proxy->url("/echo-body?tp=$run&id=$i"), [['Content-Type', 'application/json']], '{"n":' . $i . '}', bin2hex(random_bytes(8)), 0, $now);
+            $requests[] = RelayLoad::request($proxy->url(\sprintf('/echo-body?tp=%s&id=%d', $run, $i)), '{"n":' . $i . '}');
         }
-        $spool->commit($batch);
-        unset($spool, $batch);
+        $relay = BenchRelay::start(['--allow-private-networks', '--cafile=' . $rig->caFile(), '--max-per-host=' . $maxPerHost, '--max-in-flight=' . max(512, $maxPerHost)]);
+        try {
+            $origin = OriginLog::follow($rig->nginx(), 'tp=' . $run . '&');
+            $cpuBefore = $relay->cpuSeconds();
+            $start = microtime(true);
+            $handOff = RelayLoad::send($relay->socketPath(), $requests, self::CALLERS, 60.0);
+            $accepted = microtime(true);
+            if (0 === $handOff['accepted']) {
+                throw new \RuntimeException('The relay accepted none of the hand-offs: ' . $handOff['lastRefusal']);
+            }
+            $done = $origin->await($handOff['accepted'], max(30.0, $count / 500)) ?? microtime(true);
+            $cpuAfter = $relay->cpuSeconds();
 
-        $start = microtime(true);
-        $relay = BenchRelay::start(['--allow-private-networks', '--cafile=' . $rig->caFile(), '--max-per-host=' . $maxPerHost, '--max-in-flight=' . $maxPerHost], $dir);
-        while ($relay->metric('delivered_total') < $count && microtime(true) - $start < 120) {
-            usleep(20_000);
+            return new ThroughputResult(
+                $count,
+                $handOff['accepted'],
+                $handOff['refused'],
+                $accepted - $start,
+                $done - $start,
+                $origin->distinct(),
+                $origin->requests() - $origin->distinct(),
+                ThroughputResult::cpuUsed($cpuBefore, $cpuAfter),
+            );
+        } finally {
+            $relay->stop();
         }
-        $seconds = microtime(true) - $start;
-        $atOrigin = $rig->nginx()->awaitRequests($count, "/echo-body?tp=$run&", 10.0);
-
-        return [
-            'deliveries' => $count,
-            'seconds' => round($seconds, 3),
-            'deliveries_per_second' => round($count / $seconds),
-            'delivered_at_origin' => $atOrigin,
-            'lost' => max(0, $count - $atOrigin),
-        ];
     }
 }
