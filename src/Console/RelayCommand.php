@@ -38,7 +38,8 @@ final class RelayCommand extends Command
             ->addOption('max-per-host', null, InputOption::VALUE_REQUIRED, 'Deliveries in flight per destination (scheme, host, port)', '128')
             ->addOption('timeout', null, InputOption::VALUE_REQUIRED, 'Upstream request timeout, seconds', '30')
             ->addOption('drain-timeout', null, InputOption::VALUE_REQUIRED, 'On SIGTERM, wait this long for in-flight deliveries', '10')
-            ->addOption('role', null, InputOption::VALUE_REQUIRED, 'Internal: "delivery" runs the delivery worker the relay starts for itself', 'front');
+            ->addOption('role', null, InputOption::VALUE_REQUIRED, 'Internal: "delivery" runs the delivery worker the relay starts for itself', 'front')
+            ->addOption('front-pid', null, InputOption::VALUE_REQUIRED, 'Internal: the front process a delivery worker belongs to; it exits when that one is gone');
     }
 
     protected function execute(InputInterface $input, OutputInterface $output): int
@@ -53,7 +54,9 @@ final class RelayCommand extends Command
             $config = $this->config($input);
             /** @var list<string> $argv */
             $argv = $_SERVER['argv'] ?? [];
-            $process = $input->getOption('role') === 'delivery' ? Assembly::worker($config, $logger) : Assembly::front($config, $logger, $argv);
+            $process = $input->getOption('role') === 'delivery'
+                ? Assembly::worker($config, $logger, (int) self::string($input, 'front-pid'))
+                : Assembly::front($config, $logger, $argv);
         } catch (\RuntimeException|\InvalidArgumentException $e) {
             $logger->critical('Relay cannot start', ['error' => $e->getMessage()]);
 

@@ -27,9 +27,13 @@ final class Assembly
         return new Daemon($config, $listeners, $router, $sync, WorkerProcess::forFront($argv, $logger), $logger);
     }
 
-    public static function worker(RelayConfig $config, LoggerInterface $logger): DeliveryWorker
+    /** @param int $frontPid the front process that started this worker; it stops when that one is gone */
+    public static function worker(RelayConfig $config, LoggerInterface $logger, int $frontPid): DeliveryWorker
     {
-        $lock = self::lockWorker($config->spoolPath, $logger);
+        if ($frontPid <= 0 || posix_getppid() !== $frontPid) {
+            throw new \InvalidArgumentException('--role=delivery is started by the relay itself (with --front-pid), not by hand; its front process is gone.');
+        }
+        $lock = self::lockWorker($config->spoolPath, $logger, $frontPid);
         $spool = Spool::open($config->spoolPath, $config->fsync);
         $metrics = new Metrics();
         $deliverer = new Deliverer($spool, self::upstream($config), $config->retry, $metrics, $logger, $config->maxInFlight, $config->maxPerHost);
@@ -42,7 +46,7 @@ final class Assembly
             new MetricsFile($metrics, MetricsFile::pathFor($config->spoolPath)),
             $logger,
             $config->drainTimeout,
-            posix_getppid(),
+            $frontPid,
         );
     }
 
@@ -74,13 +78,12 @@ final class Assembly
      * milliseconds; the next one waits for its lock rather than delivering the same rows.
      */
     /** @return resource */
-    private static function lockWorker(string $spoolPath, LoggerInterface $logger)
+    private static function lockWorker(string $spoolPath, LoggerInterface $logger, int $front)
     {
         $lock = fopen($spoolPath . '.worker.lock', 'c');
         if ($lock === false) {
             throw new SpoolUnavailable(\sprintf('Cannot open the worker lock beside the spool "%s".', $spoolPath));
         }
-        $front = posix_getppid();
         $waiting = false;
         while (!flock($lock, \LOCK_EX | \LOCK_NB)) {
             if (posix_getppid() !== $front) {

@@ -58,7 +58,7 @@ final class DeliveryWorker
             }
             $this->wait($pool);
             $this->metrics->publish($this->deliverer->inFlight());
-            if (!$this->stopping && posix_getppid() !== $this->frontPid) {
+            if ($this->drainDeadline > 0.0 && posix_getppid() !== $this->frontPid) {
                 // Killed, not drained: leave at once; what is in flight stays spooled and is
                 // delivered again by the next worker (at least once).
                 $this->logger->warning('The relay front process is gone; the delivery worker stops');

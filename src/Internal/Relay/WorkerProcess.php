@@ -34,9 +34,9 @@ final class WorkerProcess
     /** @param list<string> $argv the front's own command line, as $_SERVER['argv'] has it */
     public static function forFront(array $argv, LoggerInterface $logger): self
     {
-        $options = array_values(array_filter(\array_slice($argv, 2), static fn(string $a): bool => !str_starts_with($a, '--role')));
+        $options = array_values(array_filter(\array_slice($argv, 2), static fn(string $a): bool => !str_starts_with($a, '--role') && !str_starts_with($a, '--front-pid')));
 
-        return new self([\PHP_BINARY, $argv[0], 'relay', ...$options, '--role=delivery'], $logger);
+        return new self([\PHP_BINARY, $argv[0], 'relay', ...$options, '--role=delivery', '--front-pid=' . getmypid()], $logger);
     }
 
     public function start(): void
