@@ -26,8 +26,16 @@ final class RelayRetryTest extends TestCase
         $keys = array_unique(array_column($origin->requests(), 'key'));
         self::assertCount(1, $keys, 'every attempt carries the same Idempotency-Key');
         self::assertMatchesRegularExpression('/^[0-9a-f]{32}$/', $keys[0]);
-        $status = json_decode($relay->command('relay:status', ['--json', '--socket=' . $relay->socketPath()])->getOutput(), true);
-        self::assertIsArray($status);
+        // The origin logs the request as it answers; the relay records the outcome just after.
+        $deadline = microtime(true) + 5.0;
+        while (true) {
+            $status = json_decode($relay->command('relay:status', ['--json', '--socket=' . $relay->socketPath()])->getOutput(), true);
+            self::assertIsArray($status);
+            if ($status['pending'] === 0 || microtime(true) > $deadline) {
+                break;
+            }
+            usleep(50_000);
+        }
         self::assertSame(0, $status['pending']);
         self::assertSame(1, $status['delivered']);
         self::assertSame(0, $status['in_flight']);
