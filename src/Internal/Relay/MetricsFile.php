@@ -16,6 +16,8 @@ final class MetricsFile
 
     private float $publishedAt = 0.0;
 
+    private int $lastInFlight = 0;
+
     public function __construct(private readonly Metrics $metrics, private readonly string $path) {}
 
     public static function pathFor(string $spoolPath): string
@@ -26,10 +28,14 @@ final class MetricsFile
     public function publish(int $inFlight, bool $force = false): void
     {
         $now = microtime(true);
-        if (!$force && $now - $this->publishedAt < self::EVERY_SECONDS) {
+        // Every half second, and at once when the worker falls idle, so a scrape after the
+        // last delivery does not show it still in flight.
+        $fellIdle = $inFlight === 0 && $this->lastInFlight !== 0;
+        if (!$force && !$fellIdle && $now - $this->publishedAt < self::EVERY_SECONDS) {
             return;
         }
         $this->publishedAt = $now;
+        $this->lastInFlight = $inFlight;
         $temporary = $this->path . '.tmp';
         if (@file_put_contents($temporary, json_encode(['counters' => $this->metrics->counters(), 'in_flight' => $inFlight])) !== false) {
             @rename($temporary, $this->path);
