@@ -40,8 +40,8 @@ final class RelayGoals
             return new Goal($goal, 'not measured', null);
         }
         $p99 = self::float($row, 'p99');
-        $measured = \sprintf('p99 %.0f µs, p50 %.0f µs (spool-sync=full, %d calls)', $p99, $row->median, $row->requests);
-        foreach (['warmhttp-dispatch-normal' => 'spool-sync=normal', 'exec-curl' => "exec('curl … &')", 'blocking-cold-post' => 'blocking cold POST'] as $name => $label) {
+        $measured = \sprintf('p99 %.0f µs, p50 %.0f µs (spool-sync=normal, the default, %d calls)', $p99, $row->median, $row->requests);
+        foreach (['warmhttp-dispatch-full' => 'spool-sync=full', 'exec-curl' => "exec('curl … &')", 'blocking-cold-post' => 'blocking cold POST'] as $name => $label) {
             $other = $this->rows['relay/' . $name] ?? null;
             if (null !== $other) {
                 $measured .= \sprintf('; %s p50 %.0f µs, p99 %.0f µs', $label, $other->median, self::float($other, 'p99'));

@@ -88,7 +88,7 @@ final class BenchCommandTest extends TestCase
             'par/warmhttp-sendall-h1-cap100', 'par/warmhttp-sendall-h2',
             'conc/warmhttp-concurrently', 'conc/warmhttp',
             'cpu/curl-reused', 'cpu/curl-multi-cache', 'cpu/warmhttp', 'cpu/guzzle-one-client', 'cpu/symfony',
-            'relay/warmhttp-dispatch', 'relay/warmhttp-dispatch-normal', 'relay/exec-curl', 'relay/blocking-cold-post',
+            'relay/warmhttp-dispatch', 'relay/warmhttp-dispatch-full', 'relay/exec-curl', 'relay/blocking-cold-post',
             'relay/warmhttp-throughput', 'relay/warmhttp-sync-first-call', 'relay/cold-first-call',
             'relay/fpm-blocking', 'relay/warmhttp-fpm-dispatch',
         ];

@@ -51,8 +51,8 @@ final class RelayGroup implements Group
     private static function measurements(): array
     {
         return [
-            Relay\CallerBlocked::dispatch('full'),
             Relay\CallerBlocked::dispatch('normal'),
+            Relay\CallerBlocked::dispatch('full'),
             Relay\CallerBlocked::execCurl(),
             Relay\CallerBlocked::blockingPost(),
             new Relay\DeliveryThroughput(),

@@ -41,8 +41,8 @@ final class CallerBlocked implements RelayMeasurement
     public function specs(BenchContext $context): array
     {
         return [match ($this->kind) {
-            'dispatch-full' => new RelaySpec('warmhttp-dispatch', 'dispatch() to the relay, spool-sync=full (default)', self::UNIT),
-            'dispatch-normal' => new RelaySpec('warmhttp-dispatch-normal', 'dispatch() to the relay, spool-sync=normal', self::UNIT),
+            'dispatch-normal' => new RelaySpec('warmhttp-dispatch', 'dispatch() to the relay, spool-sync=normal (default)', self::UNIT),
+            'dispatch-full' => new RelaySpec('warmhttp-dispatch-full', 'dispatch() to the relay, spool-sync=full (fdatasync)', self::UNIT),
             'exec-curl' => new RelaySpec('exec-curl', "exec('curl … &') (seeds/004)", self::UNIT),
             default => new RelaySpec('blocking-cold-post', \sprintf('blocking cold POST, %s ms RTT', $context->config->rttMs), self::UNIT),
         }];
