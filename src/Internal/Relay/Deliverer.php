@@ -94,22 +94,6 @@ final class Deliverer
         $this->outcomes = new Outcomes();
     }
 
-    /** Commits the outcomes on their own (when no arrivals carried them). */
-    public function record(): void
-    {
-        if ($this->outcomes->isEmpty()) {
-            return;
-        }
-        try {
-            $this->spool->commit([], $this->outcomes);
-        } catch (SpoolUnavailable $e) {
-            $this->logger->error('Could not record delivery outcomes; will try again', ['error' => $e->getMessage()]);
-
-            return;
-        }
-        $this->recorded();
-    }
-
     /**
      * Starts freshly spooled requests at once, without reading them back from the spool.
      *

@@ -161,11 +161,6 @@ final class Spool
         return $stored;
     }
 
-    public function reader(): SpoolReader
-    {
-        return new SpoolReader($this->db);
-    }
-
     /**
      * BEGIN/COMMIT by hand, not PDO's transaction API: after SQLITE_FULL, SQLite has already
      * rolled back, PDO still believes a transaction is open, and every later
