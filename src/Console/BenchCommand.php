@@ -15,6 +15,7 @@ use WarmHttp\Bench\BenchContext;
 use WarmHttp\Bench\BenchException;
 use WarmHttp\Bench\Goals;
 use WarmHttp\Bench\Group\Groups;
+use WarmHttp\Bench\Output\GroupProgress;
 use WarmHttp\Bench\Output\JsonReport;
 use WarmHttp\Bench\Output\MarkdownReport;
 use WarmHttp\Bench\Output\SvgChart;
@@ -75,8 +76,9 @@ final class BenchCommand extends Command
         $titles = $rows = [];
         foreach (Groups::defaults() as $group) {
             $title = $group->title(new BenchContext($config, $targets, $progress));
-            $progress->writeln('<comment>' . $title . '</comment>');
-            $groupRows = $group->run(new BenchContext($config, $targets, $progress));
+            $groupProgress = new GroupProgress($progress, '<comment>' . $title . '</comment>');
+            $groupRows = $group->run(new BenchContext($config, $targets, $groupProgress));
+            $groupProgress->finish();
             if ([] !== $groupRows) {
                 $titles[$group->name()] = $title;
                 array_push($rows, ...$groupRows);

@@ -87,13 +87,28 @@ final class RelayCommand extends Command
             allowPrivateNetworks: (bool) $input->getOption('allow-private-networks'),
             allowedHosts: $hosts,
             maxBodyBytes: self::number($input, 'max-body', 1),
-            retry: new RetryPolicy(self::seconds($input, 'retry-base'), self::seconds($input, 'retry-cap'), self::seconds($input, 'max-age'), self::number($input, 'max-attempts', 0)),
+            retry: self::retryPolicy($input),
             maxInFlight: self::number($input, 'max-in-flight', 1),
             maxPerHost: self::number($input, 'max-per-host', 1),
             timeout: self::seconds($input, 'timeout'),
             drainTimeout: self::seconds($input, 'drain-timeout'),
             fsync: $sync === 'full',
             spoolReserveBytes: self::number($input, 'spool-reserve', 0),
+        );
+    }
+
+    /**
+     * A zero delay or age is refused rather than taken literally: --retry-base=0 or
+     * --retry-cap=0 would retry a failing origin in a tight loop, and --max-age=0 would silently
+     * never retry (unlike --max-attempts=0, which means no limit).
+     */
+    private static function retryPolicy(InputInterface $input): RetryPolicy
+    {
+        return new RetryPolicy(
+            self::seconds($input, 'retry-base', positive: true),
+            self::seconds($input, 'retry-cap', positive: true),
+            self::seconds($input, 'max-age', positive: true),
+            self::number($input, 'max-attempts', 0),
         );
     }
 
@@ -114,11 +129,12 @@ final class RelayCommand extends Command
         return (int) $value;
     }
 
-    private static function seconds(InputInterface $input, string $name): float
+    private static function seconds(InputInterface $input, string $name, bool $positive = false): float
     {
         $value = self::string($input, $name) ?? '';
-        if (!is_numeric($value) || (float) $value < 0) {
-            throw new \InvalidArgumentException(\sprintf('--%s must be a number of seconds >= 0, got "%s".', $name, $value));
+        // is_finite: "1e999" is numeric but INF
+        if (!is_numeric($value) || !is_finite((float) $value) || (float) $value < 0 || ($positive && (float) $value === 0.0)) {
+            throw new \InvalidArgumentException(\sprintf('--%s must be a number of seconds %s, got "%s".', $name, $positive ? '> 0' : '>= 0', $value));
         }
 
         return (float) $value;

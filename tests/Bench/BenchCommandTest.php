@@ -57,6 +57,9 @@ final class BenchCommandTest extends TestCase
         self::assertSame(0, $status, $tester->getDisplay());
         $report = $this->report();
         self::assertSame(['warmhttp'], array_column($report['rows'], 'name'));
+        self::assertCount(1, $report['goals'], 'only the sequential group ran: no goals of the others');
+        self::assertStringContainsString('2 sequential GETs', $tester->getDisplay());
+        self::assertStringNotContainsString('CPU per warm request', $tester->getDisplay(), 'no heading for a group that did not run');
 
         self::assertSame(2, $tester->execute(['--payload' => '7']));
         self::assertStringContainsString('--payload must be one of', $tester->getDisplay());

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace WarmHttp\Bench\Output;
 
+use WarmHttp\Bench\Goals;
 use WarmHttp\Bench\Report;
 use WarmHttp\Bench\Row;
 
@@ -22,8 +23,10 @@ final class SvgChart
     private const BAR_WIDTH = 420;
     private const ROW = 22;
     private const HEADING = 34;
+    private const GREEN_WITHOUT_GOAL = 1.1;
+    private const AMBER_UP_TO = 1.5;
 
-    private int $y = 48;
+    private int $y = 62;
     /** @var list<string> */
     private array $parts = [];
 
@@ -34,7 +37,8 @@ final class SvgChart
         $ratios = array_filter(array_map(static fn(Row $r): ?float => $r->ratio(), $report->rows));
         $chart = new self(max(4.0, ...($ratios ?: [1.0])));
         $chart->text(10, 20, 'WarmHttp bench: time over the physical limit (1× = as fast as the network allows; log scale)', 'title');
-        $chart->text(10, 36, 'bar = median of the repeats, whisker = min–max, dashed line = the limit; green ≤ 1.1×, amber ≤ 1.5×, red above. Rows without a limit (CPU µs per request, relay): their value, linear.', 'note');
+        $chart->text(10, 36, 'bar = median of the repeats, whisker = min–max, dashed line = the limit. Rows without a limit (CPU µs per request, relay): their value, linear.', 'note');
+        $chart->text(10, 50, 'green: within the group\'s goal (sequential 1.05×, parallel 1.3×, relay sync 1 RTT + 0.3 ms; 1.1× for a group without one), amber ≤ 1.5×, red above.', 'note');
         foreach ($report->byGroup() as $group => $rows) {
             $chart->group($report->titles[$group] ?? $group, $rows);
         }
@@ -107,11 +111,19 @@ final class SvgChart
     {
         $ratio = (float) $row->ratio();
         $end = $this->x($ratio);
-        $color = $ratio <= 1.1 ? '#2e7d32' : ($ratio <= 1.5 ? '#f9a825' : '#c62828');
+        $color = self::color($ratio, Goals::ratioTarget($row));
         $this->parts[] = \sprintf('<rect x="%d" y="%d" width="%.1f" height="14" fill="%s"/>', self::LABEL_WIDTH, $this->y + 4, max(1.0, $end - self::LABEL_WIDTH), $color);
         $whiskerEnd = $this->x((float) $row->max / (float) $row->limit);
         $this->whisker($this->x((float) $row->min / (float) $row->limit), $whiskerEnd);
         $this->text(max($end, $whiskerEnd) + 6, $this->y + 15, \sprintf('%.2f× · %s ms · %s conn', $ratio, Cells::number($row->median), $row->connections ?? '?'), 'value');
+    }
+
+    /** Green within the group's own goal (1.1× where it has none), amber up to 1.5×, red above. */
+    private static function color(float $ratio, ?float $goal): string
+    {
+        $green = $goal ?? self::GREEN_WITHOUT_GOAL;
+
+        return $ratio <= $green ? '#2e7d32' : ($ratio <= max(self::AMBER_UP_TO, $green) ? '#f9a825' : '#c62828');
     }
 
     private function valueBar(Row $row, float $max): void
