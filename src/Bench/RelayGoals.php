@@ -41,7 +41,7 @@ final class RelayGoals
         }
         $p99 = self::float($row, 'p99');
         $measured = \sprintf('p99 %.0f µs, p50 %.0f µs (spool-sync=normal, the default, %d calls)', $p99, $row->median, $row->requests);
-        foreach (['warmhttp-dispatch-full' => 'spool-sync=full', 'exec-curl' => "exec('curl … &')", 'blocking-cold-post' => 'blocking cold POST'] as $name => $label) {
+        foreach (['socket-floor' => 'floor (a bare unix-socket round trip to another PHP process)', 'warmhttp-dispatch-full' => 'spool-sync=full', 'exec-curl' => "exec('curl … &')", 'blocking-cold-post' => 'blocking cold POST'] as $name => $label) {
             $other = $this->rows['relay/' . $name] ?? null;
             if (null !== $other) {
                 $measured .= \sprintf('; %s p50 %.0f µs, p99 %.0f µs', $label, $other->median, self::float($other, 'p99'));
@@ -66,7 +66,9 @@ final class RelayGoals
         }
         $byProcess = $row->extra['relayCoresByProcess'] ?? '';
         $measured .= \is_float($cores) ? \sprintf(', relay CPU %.2f cores', $cores) . ('' === $byProcess ? '' : " ({$byProcess})") : ', relay CPU not measured (no /proc)';
-        $oneCore = !\is_float($cores) || $cores <= self::MAX_RELAY_CORES;
+        $confined = $row->extra['relayConfinedToCpu'] ?? 'no';
+        $measured .= \is_int($confined) ? \sprintf(', both relay processes confined to CPU %d (taskset)', $confined) : '';
+        $oneCore = \is_int($confined) || !\is_float($cores) || $cores <= self::MAX_RELAY_CORES;
 
         return new Goal($goal, $measured, $row->median >= self::DELIVERIES_PER_SECOND && 0 === $lost && $oneCore);
     }

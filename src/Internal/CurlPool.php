@@ -127,6 +127,8 @@ final class CurlPool
         $options = $transfer->curlOptions + [\CURLOPT_SHARE => $this->share];
         if ($transfer->cappedBody !== null) {
             $options = self::sizeGuard($transfer->cappedBody) + $options;
+        } elseif ($transfer->discardBody) {
+            $options = DiscardedResponse::curlOptions($transfer->maxResponseBytes) + $options;
         }
         if ($freshConnection) {
             $options[\CURLOPT_FRESH_CONNECT] = true;
@@ -255,9 +257,11 @@ final class CurlPool
         $failure = $errno === \CURLE_OK ? null : CurlErrors::toException($transfer, $errno, curl_error($handle), $info);
         $transfer->streamedBody?->finish($failure);
         if (!$transfer->isSettled()) {
-            $transfer->settle($failure ?? ($transfer->streamedBody !== null
-                ? $this->streamedResponse($transfer, $handle)
-                : ResponseParser::tryParse($transfer->request, $transfer->cappedBody?->contents() ?? (string) curl_multi_getcontent($handle), $info['header_size'], $info)));
+            $transfer->settle($failure ?? match (true) {
+                $transfer->streamedBody !== null => $this->streamedResponse($transfer, $handle),
+                $transfer->discardBody => DiscardedResponse::from($handle, $info),
+                default => ResponseParser::tryParse($transfer->request, $transfer->cappedBody?->contents() ?? (string) curl_multi_getcontent($handle), $info['header_size'], $info),
+            });
         }
         $this->recycle($handle, $transfer);
     }

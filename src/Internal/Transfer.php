@@ -31,20 +31,23 @@ final class Transfer implements Waitable
     /**
      * @param array<int, mixed> $curlOptions
      * @param BodyBuffer|null     $streamedBody set when the body is to be streamed, not buffered
+     * @param bool                $discardBody  only the status and Retry-After matter (relay
+     *                                          deliveries): the response goes to /dev/null
      */
     public function __construct(
         public readonly RequestInterface $request,
         public readonly array $curlOptions,
         public readonly ?int $maxResponseBytes,
         public readonly ?BodyBuffer $streamedBody = null,
+        public readonly bool $discardBody = false,
     ) {
-        $this->cappedBody = $maxResponseBytes !== null && $streamedBody === null ? new CappedBuffer($maxResponseBytes) : null;
+        $this->cappedBody = $maxResponseBytes !== null && $streamedBody === null && !$discardBody ? new CappedBuffer($maxResponseBytes) : null;
     }
 
     /** Whether its easy handle got PHP callbacks, which must be cleared before recycling. */
     public function usesCallbacks(): bool
     {
-        return $this->streamedBody !== null || $this->maxResponseBytes !== null || isset($this->curlOptions[\CURLOPT_READFUNCTION]);
+        return $this->streamedBody !== null || $this->cappedBody !== null || isset($this->curlOptions[\CURLOPT_READFUNCTION]);
     }
 
     public function isSettled(): bool

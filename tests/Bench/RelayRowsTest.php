@@ -77,7 +77,7 @@ final class RelayRowsTest extends TestCase
 
         $rows = (new RelayGroup())->run($context);
 
-        self::assertCount(9, $rows);
+        self::assertCount(10, $rows);
         foreach ($rows as $row) {
             self::assertSame(Row::SKIPPED, $row->status);
             self::assertStringContainsString('rig only', (string) $row->reason);

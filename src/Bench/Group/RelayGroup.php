@@ -53,6 +53,7 @@ final class RelayGroup implements Group
         return [
             Relay\CallerBlocked::dispatch('normal'),
             Relay\CallerBlocked::dispatch('full'),
+            Relay\CallerBlocked::socketFloor(),
             Relay\CallerBlocked::execCurl(),
             Relay\CallerBlocked::blockingPost(),
             new Relay\DeliveryThroughput(),

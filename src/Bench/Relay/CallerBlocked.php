@@ -9,10 +9,12 @@ use WarmHttp\Bench\Row;
 use WarmHttp\Relay\Bench\DispatchBench;
 use WarmHttp\Relay\Bench\Latencies;
 use WarmHttp\Relay\Bench\Requirements;
+use WarmHttp\Relay\Bench\SocketFloor;
 
 /**
  * Time the caller is blocked to get a 1 KiB POST off its hands, in µs per call, p50 and p99:
- * relay dispatch() (both spool modes), seeds/004's exec('curl … &'), a blocking cold POST.
+ * relay dispatch() (both spool modes), seeds/004's exec('curl … &'), a blocking cold POST,
+ * and the machine's floor for any hand-off (a bare unix-socket round trip between processes).
  *
  * @internal bench tooling
  */
@@ -33,6 +35,12 @@ final class CallerBlocked implements RelayMeasurement
         return new self('exec-curl');
     }
 
+    /** Not the relay: this machine's floor for any hand-off between two processes. */
+    public static function socketFloor(): self
+    {
+        return new self('socket-floor');
+    }
+
     public static function blockingPost(): self
     {
         return new self('blocking-cold-post');
@@ -44,6 +52,7 @@ final class CallerBlocked implements RelayMeasurement
             'dispatch-normal' => new RelaySpec('warmhttp-dispatch', 'dispatch() to the relay, spool-sync=normal (default)', self::UNIT),
             'dispatch-full' => new RelaySpec('warmhttp-dispatch-full', 'dispatch() to the relay, spool-sync=full (fdatasync)', self::UNIT),
             'exec-curl' => new RelaySpec('exec-curl', "exec('curl … &') (seeds/004)", self::UNIT),
+            'socket-floor' => new RelaySpec('socket-floor', 'floor: unix-socket round trip to another PHP process, no relay', self::UNIT),
             default => new RelaySpec('blocking-cold-post', \sprintf('blocking cold POST, %s ms RTT', $context->config->rttMs), self::UNIT),
         }];
     }
@@ -53,6 +62,7 @@ final class CallerBlocked implements RelayMeasurement
         return match ($this->kind) {
             'exec-curl' => Requirements::curlCli(),
             'blocking-cold-post' => null,
+            'socket-floor' => null,
             default => Requirements::relay(),
         };
     }
@@ -65,6 +75,7 @@ final class CallerBlocked implements RelayMeasurement
             'dispatch-full' => $bench->relayDispatch($sizes->dispatches, $rtt, 'full'),
             'dispatch-normal' => $bench->relayDispatch($sizes->dispatches, $rtt, 'normal'),
             'exec-curl' => $bench->execCurl($sizes->execs, $rtt),
+            'socket-floor' => (new SocketFloor())->roundTrips($sizes->dispatches, DispatchBench::WIRE_BYTES),
             default => $bench->blockingColdPost($sizes->coldPosts, $rtt),
         };
 

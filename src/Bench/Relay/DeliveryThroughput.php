@@ -75,6 +75,10 @@ final class DeliveryThroughput implements RelayMeasurement
             $extra['relayCoresByProcess'] = $middle[intdiv(\count($middle), 2)]->relayCoresByProcess();
             $note .= \sprintf(' · relay %.2f cores (%s)', $cores, $extra['relayCoresByProcess']);
         }
+        $pinned = $runs[0]->pinnedCpu;
+        // "On one core", literally: both relay processes confined to one CPU with taskset.
+        $extra['relayConfinedToCpu'] = $pinned ?? 'no';
+        $note .= null === $pinned ? ' · relay not confined to one CPU' : \sprintf(' · relay confined to CPU %d', $pinned);
 
         return $extra + ['note' => $note];
     }

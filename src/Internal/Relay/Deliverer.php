@@ -9,8 +9,9 @@ use Psr\Http\Message\ResponseInterface;
 use Psr\Log\LoggerInterface;
 
 /**
- * Moves spooled requests to their destinations: picks due ones within the global and per-host
- * caps, starts them on the pool, and gathers their outcomes for one spool transaction per
+ * Moves spooled requests to their destinations: takes due ones into a Backlog (fresh ones
+ * straight from the journal, the rest from the spool a page at a time), starts them within
+ * the global and per-host caps on the pool, and gathers their outcomes for one spool transaction per
  * loop iteration. A delivery is removed from the spool only after its 2xx/3xx: at least once.
  *
  * @internal
@@ -26,7 +27,14 @@ final class Deliverer
     /** @var array<string, int> origin => deliveries in flight */
     private array $perOrigin = [];
 
+    /** Spool rows read per look; a look happens only once fewer than REFILL_BELOW wait in memory. */
+    private const PAGE = 1024;
+
+    private const REFILL_BELOW = 256;
+
     private Outcomes $outcomes;
+
+    private readonly Backlog $backlog;
 
     private float $nextLook = 0.0;
 
@@ -40,6 +48,7 @@ final class Deliverer
         private readonly int $maxPerHost,
     ) {
         $this->outcomes = new Outcomes();
+        $this->backlog = new Backlog();
     }
 
     /** New requests were spooled: look at the spool on the next round. */
@@ -61,22 +70,23 @@ final class Deliverer
 
     public function launchDue(float $now): void
     {
-        $room = $this->maxInFlight - \count($this->busy);
-        if ($now < $this->nextLook || $room <= 0) {
+        $this->startWaiting();
+        if ($now < $this->nextLook || $this->backlog->count() >= self::REFILL_BELOW) {
             return;
         }
-        $due = $this->spool->due($now, $room, array_fill_keys(array_keys($this->busy), true));
-        $blocked = false;
+        $page = self::PAGE - $this->backlog->count();
+        $due = $this->spool->due($now, $page, $this->backlog->ids() + array_fill_keys(array_keys($this->busy), true));
+        $kept = 0;
         foreach ($due as $request) {
-            $origin = $request->origin();
-            if (($this->perOrigin[$origin] ?? 0) >= $this->maxPerHost) {
-                $blocked = true;
-                continue;
+            if (!$this->backlog->push($request, $request->origin())) {
+                break;
             }
-            $this->start($request, $origin);
+            ++$kept;
         }
-        // A full page or a capped host means more is waiting: look again when a slot frees.
-        $this->nextLook = ($blocked || \count($due) >= $room) ? \INF : $this->nextWake($now);
+        // A full page (or one the backlog could not hold) means more is due: look again once
+        // the backlog has drained below REFILL_BELOW.
+        $this->nextLook = ($kept < \count($due) || \count($due) >= $page) ? 0.0 : $this->nextWake($now);
+        $this->startWaiting();
     }
 
     /** Outcomes gathered since the last successful commit; the caller commits them. */
@@ -95,21 +105,30 @@ final class Deliverer
     }
 
     /**
-     * Starts freshly spooled requests at once, without reading them back from the spool.
+     * Starts freshly spooled requests (or queues them for a slot) without reading them back
+     * from the spool.
      *
      * @param list<SpooledRequest> $stored
      */
     public function offer(array $stored): void
     {
         foreach ($stored as $request) {
-            $origin = $request->origin();
-            if (\count($this->busy) >= $this->maxInFlight || ($this->perOrigin[$origin] ?? 0) >= $this->maxPerHost) {
+            if (!$this->backlog->push($request, $request->origin())) {
                 $this->wake(); // the rest waits in the spool
 
-                return;
+                break;
             }
-            $this->start($request, $origin);
         }
+        $this->startWaiting();
+    }
+
+    private function startWaiting(): void
+    {
+        $this->backlog->drain(
+            $this->maxInFlight - \count($this->busy),
+            fn(string $origin): bool => ($this->perOrigin[$origin] ?? 0) < $this->maxPerHost,
+            $this->start(...),
+        );
     }
 
     private function start(SpooledRequest $spooled, string $origin): void
@@ -118,8 +137,7 @@ final class Deliverer
         $this->perOrigin[$origin] = ($this->perOrigin[$origin] ?? 0) + 1;
         $this->metrics->add('delivery_attempts_total');
         try {
-            $request = Upstream::request($spooled->method, $spooled->uri, [...$spooled->headers, ['Idempotency-Key', $spooled->idempotencyKey]], $spooled->body);
-            $transfer = $this->upstream->start($request, delivery: true);
+            $transfer = $this->upstream->deliver($spooled);
         } catch (UnresolvableHost $e) {
             $this->settle($spooled, $this->policy->later($spooled, $spooled->attempts + 1, $e->getMessage(), microtime(true)));
 
@@ -161,7 +179,9 @@ final class Deliverer
             'retry' => 'retries_scheduled_total',
             default => 'dead_lettered_total',
         });
-        $this->nextLook = min($this->nextLook, $verdict === 'retry' ? $at : 0.0);
+        if ($verdict === 'retry') {
+            $this->nextLook = min($this->nextLook, $at);
+        }
     }
 
     private function nextWake(float $now): float

@@ -17,6 +17,14 @@ use WarmHttp\Internal\CurlPool;
  */
 final class DeliveryWorker
 {
+    /**
+     * The worker yields to the front: a caller blocked on its 202 should not wait behind
+     * delivery work on a busy machine. Measured on 2 cores (bench relay rows, 2,000
+     * dispatches): p99 of the hand-off 471 and 743 µs at equal priority, 231 and 238 µs with the
+     * worker at nice 10; delivery throughput did not drop.
+     */
+    private const NICENESS = 10;
+
     /** The longest the worker sleeps: how late it may notice a new journal record. */
     private const TICK_SECONDS = 0.005;
 
@@ -43,6 +51,7 @@ final class DeliveryWorker
     public function run(): void
     {
         $this->trapSignals();
+        @proc_nice(self::NICENESS); // lowering one's own priority needs no privilege
         $pool = CurlPool::get();
         while (!$this->finished()) {
             try {

@@ -31,7 +31,7 @@ final class SyncForwarder
         $this->metrics->add('sync_requests_total');
         try {
             $request = Upstream::request($wire->method, $wire->target, HeaderFilter::forUpstream($wire->headers), $wire->body);
-            $transfer = $this->upstream->start($request, delivery: false);
+            $transfer = $this->upstream->forward($request);
         } catch (RefusedDestination $e) {
             $reply(WireResponse::relayError(403, $e->getMessage()));
 

@@ -6,6 +6,7 @@ namespace WarmHttp\Internal\Relay;
 
 use Nyholm\Psr7\Request;
 use Psr\Http\Message\RequestInterface;
+use Psr\Http\Message\UriInterface;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\Options;
@@ -21,11 +22,13 @@ use WarmHttp\Internal\Transfer;
  */
 final class Upstream
 {
-    /** Deliveries read at most this much of a response: only its status matters. */
+    /** A delivery's response is discarded: one announced larger than this is not even read. */
     private const DELIVERY_RESPONSE_BYTES = 1048576;
 
     /** @var array<int, mixed> */
     private readonly array $clientCurl;
+
+    private readonly CurlPool $pool;
 
     public function __construct(private readonly DestinationGuard $guard, ?string $cafile, float $timeout, ?int $maxHostConnections)
     {
@@ -37,7 +40,10 @@ final class Upstream
             'max_host_connections' => $maxHostConnections,
         ], static fn($v): bool => $v !== null));
         $this->clientCurl = CurlOptions::forClient($options);
-        CurlPool::get()->limitConnections($maxHostConnections, null);
+        // Neither relay process forks, so the pool is taken once, not looked up (and its pid
+        // checked) per request.
+        $this->pool = CurlPool::get();
+        $this->pool->limitConnections($maxHostConnections, null);
     }
 
     /**
@@ -68,24 +74,66 @@ final class Upstream
     }
 
     /**
-     * @param bool $delivery async delivery (response body capped) rather than sync forwarding
+     * Sync mode: the caller's request, forwarded with its response read whole.
      *
      * @throws RefusedDestination
      * @throws UnresolvableHost
      */
-    public function start(RequestInterface $request, bool $delivery): Transfer
+    public function forward(RequestInterface $request): Transfer
     {
-        $address = $this->checkDestination($request);
         $curl = CurlOptions::forRequest($request, $this->clientCurl, null, Transfer::isSafeToResend($request));
+
+        return $this->launch(new Transfer($request, $this->pinned($request->getUri(), $curl), null));
+    }
+
+    /**
+     * One delivery attempt of a spooled request (checked when it was accepted), carrying its
+     * Idempotency-Key. Only the response's status and Retry-After are read.
+     *
+     * @throws RefusedDestination
+     * @throws UnresolvableHost
+     * @throws \InvalidArgumentException a URI PSR-7 refuses
+     */
+    public function deliver(SpooledRequest $spooled): Transfer
+    {
+        // What the pool needs of the request: its target for errors and its key, which makes
+        // it safe to resend. The body and headers go to curl directly.
+        $request = new Request($spooled->method, $spooled->uri, ['Idempotency-Key' => $spooled->idempotencyKey]);
+        $headers = [...$spooled->headers, ['Idempotency-Key', $spooled->idempotencyKey]];
         $uri = $request->getUri();
+        $url = (string) ($uri->getFragment() === '' ? $uri : $uri->withFragment(''));
+        $curl = CurlOptions::forDelivery($spooled->method, $url, $headers, $spooled->body, $this->clientCurl);
+
+        return $this->launch(new Transfer($request, $this->pinned($request->getUri(), $curl), self::DELIVERY_RESPONSE_BYTES, discardBody: true));
+    }
+
+    private function launch(Transfer $transfer): Transfer
+    {
+        $this->pool->start($transfer);
+
+        return $transfer;
+    }
+
+    /**
+     * Pins the host to the address the guard checked (CURLOPT_RESOLVE): curl connects to
+     * exactly that address, so DNS cannot answer differently in between (rebinding).
+     *
+     * @param array<int, mixed> $curl
+     *
+     * @return array<int, mixed>
+     *
+     * @throws RefusedDestination
+     * @throws UnresolvableHost
+     */
+    private function pinned(UriInterface $uri, array $curl): array
+    {
+        $address = $this->guard->check($uri->getHost());
         if (filter_var(trim($uri->getHost(), '[]'), \FILTER_VALIDATE_IP) === false) {
             $port = $uri->getPort() ?? (strtolower($uri->getScheme()) === 'https' ? 443 : 80);
             $pinned = str_contains($address, ':') ? '[' . $address . ']' : $address;
             $curl[\CURLOPT_RESOLVE] = [\sprintf('%s:%d:%s', $uri->getHost(), $port, $pinned)];
         }
-        $transfer = new Transfer($request, $curl, $delivery ? self::DELIVERY_RESPONSE_BYTES : null);
-        CurlPool::get()->start($transfer);
 
-        return $transfer;
+        return $curl;
     }
 }

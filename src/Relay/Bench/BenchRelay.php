@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay\Bench;
 
+use Symfony\Component\Process\ExecutableFinder;
 use Symfony\Component\Process\Process;
 use WarmHttp\Rig\TempDir;
 
@@ -15,21 +16,26 @@ use WarmHttp\Rig\TempDir;
  */
 final class BenchRelay
 {
-    private function __construct(private readonly TempDir $dir, private readonly Process $process) {}
+    private function __construct(private readonly TempDir $dir, private readonly Process $process, public readonly ?int $pinnedCpu) {}
 
     public function __destruct()
     {
         $this->stop();
     }
 
-    /** @param list<string> $options relay options besides --socket and --spool */
-    public static function start(array $options): self
+    /**
+     * @param list<string> $options relay options besides --socket and --spool
+     * @param bool         $oneCore run both relay processes on one CPU (taskset), the last one,
+     *                              when the machine has more than one and taskset is there
+     */
+    public static function start(array $options, bool $oneCore = false): self
     {
         $dir = TempDir::create('bench-relay');
-        $process = new Process([\PHP_BINARY, \dirname(__DIR__, 3) . '/bin/warmhttp', 'relay', '--socket=' . $dir->path('relay.sock'), '--spool=' . $dir->path('spool.sqlite'), ...$options]);
+        $cpu = $oneCore ? self::lastCpu() : null;
+        $process = new Process([...(null === $cpu ? [] : ['taskset', '-c', (string) $cpu]), \PHP_BINARY, \dirname(__DIR__, 3) . '/bin/warmhttp', 'relay', '--socket=' . $dir->path('relay.sock'), '--spool=' . $dir->path('spool.sqlite'), ...$options]);
         $process->setTimeout(null);
         $process->start();
-        $relay = new self($dir, $process);
+        $relay = new self($dir, $process, $cpu);
         $deadline = microtime(true) + 10;
         while (($probe = @stream_socket_client('unix://' . $relay->socketPath(), $errno, $errstr, 0.2)) === false) {
             if (!$process->isRunning() || microtime(true) > $deadline) {
@@ -40,6 +46,17 @@ final class BenchRelay
         fclose($probe);
 
         return $relay;
+    }
+
+    /** The highest-numbered CPU this process may use; null with one CPU or without taskset. */
+    private static function lastCpu(): ?int
+    {
+        if (null === (new ExecutableFinder())->find('taskset')) {
+            return null;
+        }
+        $cpus = (int) shell_exec('nproc 2>/dev/null');
+
+        return $cpus >= 2 ? $cpus - 1 : null;
     }
 
     public function socketPath(): string

@@ -28,7 +28,7 @@ final class ThroughputBench
         for ($i = 0; $i < $count; ++$i) {
             $requests[] = RelayLoad::request($proxy->url(\sprintf('/echo-body?tp=%s&id=%d', $run, $i)), '{"n":' . $i . '}');
         }
-        $relay = BenchRelay::start(['--allow-private-networks', '--cafile=' . $rig->caFile(), '--max-per-host=' . $maxPerHost, '--max-in-flight=' . max(512, $maxPerHost)]);
+        $relay = BenchRelay::start(['--allow-private-networks', '--cafile=' . $rig->caFile(), '--max-per-host=' . $maxPerHost, '--max-in-flight=' . max(512, $maxPerHost)], oneCore: true);
         try {
             $origin = OriginLog::follow($rig->nginx(), 'tp=' . $run . '&');
             $cpuBefore = $relay->cpuSeconds();
@@ -50,6 +50,7 @@ final class ThroughputBench
                 $origin->distinct(),
                 $origin->requests() - $origin->distinct(),
                 ThroughputResult::cpuUsed($cpuBefore, $cpuAfter),
+                $relay->pinnedCpu,
             );
         } finally {
             $relay->stop();

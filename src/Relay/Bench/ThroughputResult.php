@@ -21,6 +21,8 @@ final readonly class ThroughputResult
         public int $duplicates,
         /** @var list<float>|null CPU seconds per relay process, the front first; null off Linux */
         public ?array $relayCpuSeconds,
+        /** The one CPU both relay processes were confined to; null when not confined */
+        public ?int $pinnedCpu = null,
     ) {}
 
     /**
