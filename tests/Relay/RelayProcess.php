@@ -94,6 +94,26 @@ final class RelayProcess
     }
 
     /** Raw bytes in, raw bytes out, on a fresh connection. */
+    /**
+     * The dead letters, once there are any (relay:failed --json), or [] after 15 s.
+     *
+     * @return list<array{id: int, attempts: int, failed_at: float, last_error: string}>
+     */
+    public function awaitDeadLetters(): array
+    {
+        $deadline = microtime(true) + 15;
+        do {
+            /** @var list<array{id: int, attempts: int, failed_at: float, last_error: string}> $dead */
+            $dead = json_decode($this->command('relay:failed', ['--json'])->getOutput(), true);
+            if ($dead !== []) {
+                return $dead;
+            }
+            usleep(50_000);
+        } while (microtime(true) < $deadline);
+
+        return [];
+    }
+
     public function raw(string $bytes): string
     {
         $socket = stream_socket_client($this->address(), $errno, $errstr, 2);

@@ -24,7 +24,7 @@ final class RelayRetryLimitsTest extends TestCase
         $client = new Client(['relay' => $relay->address()]);
         $client->dispatch($client->createRequest('POST', $origin->url('/too-old'))->withBody($client->createStream('x')));
 
-        $dead = self::awaitDeadLetters($relay);
+        $dead = $relay->awaitDeadLetters();
         self::assertCount(1, $dead, 'dead-lettered well within max-age plus a retry delay');
         self::assertStringContainsString('HTTP 503', $dead[0]['last_error']);
         self::assertStringContainsString('the maximum age of 2s', $dead[0]['last_error']);
@@ -53,7 +53,7 @@ final class RelayRetryLimitsTest extends TestCase
         $client->dispatch($client->createRequest('POST', $origin->url('/capped'))->withBody($client->createStream('x')));
 
         self::assertTrue($origin->await(static fn(array $r): bool => \count($r) >= 5, 10.0), 'five attempts within 10 s');
-        $dead = self::awaitDeadLetters($relay);
+        $dead = $relay->awaitDeadLetters();
         self::assertCount(1, $dead);
         self::assertSame(5, $dead[0]['attempts']);
         self::assertStringContainsString('HTTP 503; gave up after 5 attempts', $dead[0]['last_error']);
@@ -108,21 +108,5 @@ final class RelayRetryLimitsTest extends TestCase
         }
 
         return $delays;
-    }
-
-    /** @return list<array{id: int, attempts: int, failed_at: float, last_error: string}> */
-    private static function awaitDeadLetters(RelayProcess $relay): array
-    {
-        $deadline = microtime(true) + 15;
-        do {
-            /** @var list<array{id: int, attempts: int, failed_at: float, last_error: string}> $dead */
-            $dead = json_decode($relay->command('relay:failed', ['--json'])->getOutput(), true);
-            if ($dead !== []) {
-                return $dead;
-            }
-            usleep(50_000);
-        } while (microtime(true) < $deadline);
-
-        return [];
     }
 }

@@ -65,7 +65,7 @@ final class RelayRetryTest extends TestCase
         $client = new Client(['relay' => $relay->address()]);
         $client->dispatch($client->createRequest('POST', $origin->url('/always-fails'))->withBody($client->createStream('x')));
         self::assertTrue($origin->await(static fn(array $r): bool => \count($r) >= 3));
-        $dead = self::awaitDeadLetters($relay);
+        $dead = $relay->awaitDeadLetters();
         self::assertCount(1, $dead);
         self::assertSame(3, $dead[0]['attempts']);
         self::assertStringContainsString('HTTP 500', $dead[0]['last_error']);
@@ -84,25 +84,9 @@ final class RelayRetryTest extends TestCase
         $relay = RelayProcess::start(['--allow-private-networks', '--retry-base=0.05']);
         $client = new Client(['relay' => $relay->address()]);
         $client->dispatch($client->createRequest('POST', $origin->url('/rejects')));
-        $dead = self::awaitDeadLetters($relay);
+        $dead = $relay->awaitDeadLetters();
         self::assertStringContainsString('HTTP 422', $dead[0]['last_error']);
         self::assertCount(1, $origin->requests());
         $relay->remove();
-    }
-
-    /** @return list<array{id: int, attempts: int, last_error: string}> */
-    private static function awaitDeadLetters(RelayProcess $relay): array
-    {
-        $deadline = microtime(true) + 15;
-        do {
-            /** @var list<array{id: int, attempts: int, last_error: string}> $dead */
-            $dead = json_decode($relay->command('relay:failed', ['--json'])->getOutput(), true);
-            if ($dead !== []) {
-                return $dead;
-            }
-            usleep(50_000);
-        } while (microtime(true) < $deadline);
-
-        return [];
     }
 }
