@@ -63,6 +63,18 @@ final class BodyBuffer implements Waitable
         return $this->data !== '' || $this->complete;
     }
 
+    /** Curl has delivered everything (or failed); some of it may still wait to be taken. */
+    public function isComplete(): bool
+    {
+        return $this->complete;
+    }
+
+    /** Bytes received and not yet taken. */
+    public function buffered(): int
+    {
+        return \strlen($this->data);
+    }
+
     public function isDrained(): bool
     {
         return $this->data === '' && $this->complete;

@@ -93,7 +93,6 @@ final class RelayProcess
         return $process;
     }
 
-    /** Raw bytes in, raw bytes out, on a fresh connection. */
     /**
      * The dead letters, once there are any (relay:failed --json), or [] after 15 s.
      *
@@ -114,6 +113,13 @@ final class RelayProcess
         return [];
     }
 
+    /** The front process (the one the tests start; it starts the delivery worker). */
+    public function pid(): int
+    {
+        return (int) $this->process?->getPid();
+    }
+
+    /** Raw bytes in, raw bytes out, on a fresh connection. */
     public function raw(string $bytes): string
     {
         $socket = stream_socket_client($this->address(), $errno, $errstr, 2);

@@ -21,6 +21,9 @@ final class ClientConnection
     /** Waiting for an answer to a request already taken off $in. */
     public bool $busy = false;
 
+    /** The caller closed its end or the socket broke: nothing more can be written to it. */
+    public bool $gone = false;
+
     /** Close once $out has been written. */
     public bool $closing = false;
 
@@ -39,6 +42,8 @@ final class ClientConnection
     {
         $bytes = @fread($this->socket, self::READ_BYTES);
         if ($bytes === false || ($bytes === '' && feof($this->socket))) {
+            $this->gone = true;
+
             return false;
         }
         $this->in .= $bytes;
@@ -87,6 +92,8 @@ final class ClientConnection
         while ($this->out !== '') {
             $written = @fwrite($this->socket, $this->out);
             if ($written === false) {
+                $this->gone = true;
+
                 return false;
             }
             if ($written === 0) {

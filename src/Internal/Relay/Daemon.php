@@ -11,7 +11,8 @@ use WarmHttp\Internal\CurlPool;
  * The relay's front process: one loop, one core, serving callers. It alternates stream_select
  * on the callers' sockets with the journal append of what arrived and its acks, then one
  * non-blocking round of the curl pool for sync-mode forwarding (PHP cannot select on curl's
- * sockets and stream sockets together). Async delivery runs in the delivery worker process.
+ * sockets and stream sockets together), then moves sync answers' bodies on to their callers.
+ * Async delivery runs in the delivery worker process.
  *
  * @internal
  */
@@ -56,6 +57,9 @@ final class Daemon
             $this->reap();
             if ($pool->inFlight() > 0) {
                 $pool->tick(0.0);
+            }
+            if ($this->sync->inFlight() > 0) {
+                $this->sync->pump();
                 $this->reap();
             }
             if (!$this->stopping) {

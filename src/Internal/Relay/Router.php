@@ -147,7 +147,7 @@ final class Router
     private function forward(ClientConnection $connection, WireRequest $wire): void
     {
         $connection->busy = true;
-        $this->sync->forward($wire, fn(string $answer) => $this->answer($connection, $answer));
+        $this->sync->forward($wire, $connection, fn() => $this->resume($connection));
     }
 
     private function local(ClientConnection $connection, WireRequest $wire): void
@@ -173,8 +173,14 @@ final class Router
 
     private function answer(ClientConnection $connection, string $bytes): void
     {
-        $connection->busy = false;
         $connection->send($bytes);
+        $this->resume($connection);
+    }
+
+    /** The connection's current request is answered: on to the next one it has buffered. */
+    private function resume(ClientConnection $connection): void
+    {
+        $connection->busy = false;
         $this->serve($connection);
     }
 }

@@ -4,69 +4,69 @@ declare(strict_types=1);
 
 namespace WarmHttp\Internal\Relay;
 
-use Psr\Http\Client\ClientExceptionInterface;
-use Psr\Http\Message\ResponseInterface;
-use WarmHttp\Exception\TimeoutException;
-
 /**
- * Sync mode: forwards a caller's request over the relay's warm pooled connections and answers
- * with the destination's response. An error of the relay itself carries X-WarmHttp-Error.
+ * Sync mode: forwards a caller's request over the relay's warm pooled connections and streams
+ * the destination's response back (StreamedAnswer). An error of the relay itself carries
+ * X-WarmHttp-Error.
  *
  * @internal
  */
 final class SyncForwarder
 {
-    private int $inFlight = 0;
+    /** @var array<int, StreamedAnswer> answers not yet fully written, by object id */
+    private array $answers = [];
 
     public function __construct(private readonly Upstream $upstream, private readonly Metrics $metrics) {}
 
+    /** Sync requests whose answer is not yet fully handed to the caller's socket. */
     public function inFlight(): int
     {
-        return $this->inFlight;
+        return \count($this->answers);
     }
 
-    /** @param \Closure(string): void $reply called once with the whole answer */
-    public function forward(WireRequest $wire, \Closure $reply): void
+    /** @param \Closure(): void $finished called once, when the caller has its whole answer */
+    public function forward(WireRequest $wire, ClientConnection $connection, \Closure $finished): void
     {
         $this->metrics->add('sync_requests_total');
         try {
             $request = Upstream::request($wire->method, $wire->target, HeaderFilter::forUpstream($wire->headers), $wire->body);
             $transfer = $this->upstream->forward($request);
         } catch (RefusedDestination $e) {
-            $reply(WireResponse::relayError(403, $e->getMessage()));
+            $this->refuse($connection, 403, $e->getMessage(), $finished);
 
             return;
         } catch (UnresolvableHost $e) {
-            $reply(WireResponse::relayError(502, $e->getMessage()));
+            $this->refuse($connection, 502, $e->getMessage(), $finished);
 
             return;
         } catch (\InvalidArgumentException $e) {
-            $reply(WireResponse::relayError(400, $e->getMessage()));
+            $this->refuse($connection, 400, $e->getMessage(), $finished);
 
             return;
         }
-        ++$this->inFlight;
-        $head = $wire->method === 'HEAD';
-        $transfer->onSettle(function () use ($transfer, $reply, $head): void {
-            --$this->inFlight;
-            $reply(self::answer($transfer->outcome(), $head));
+        \assert($transfer->streamedBody !== null);
+        $id = 0;
+        $answer = new StreamedAnswer($transfer, $transfer->streamedBody, $connection, $wire, function () use (&$id, $finished): void {
+            unset($this->answers[$id]);
+            $finished();
         });
+        $id = spl_object_id($answer);
+        $this->answers[$id] = $answer;
+        $transfer->onSettle(static fn() => $answer->start());
     }
 
-    private static function answer(ResponseInterface|ClientExceptionInterface|null $outcome, bool $head): string
+    /** Moves received body bytes on to callers; the daemon calls it every round. */
+    public function pump(): void
     {
-        if (!$outcome instanceof ResponseInterface) {
-            $message = $outcome?->getMessage() ?? 'no outcome';
-
-            return WireResponse::relayError($outcome instanceof TimeoutException ? 504 : 502, $message);
+        foreach ($this->answers as $answer) {
+            $answer->pump();
         }
-        /** @var array<string, list<string>> $given */
-        $given = $outcome->getHeaders();
-        $headers = HeaderFilter::forCaller($given);
-        if ($head && $outcome->hasHeader('Content-Length')) {
-            return WireResponse::renderHead($outcome->getStatusCode(), $headers, $outcome->getHeaderLine('Content-Length'), $outcome->getReasonPhrase());
-        }
+    }
 
-        return WireResponse::render($outcome->getStatusCode(), (string) $outcome->getBody(), $headers, false, $outcome->getReasonPhrase());
+    /** @param \Closure(): void $finished */
+    private function refuse(ClientConnection $connection, int $status, string $message, \Closure $finished): void
+    {
+        $connection->send(WireResponse::relayError($status, $message));
+        $finished();
     }
 }

@@ -7,6 +7,7 @@ namespace WarmHttp\Internal\Relay;
 use Nyholm\Psr7\Request;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\UriInterface;
+use WarmHttp\Internal\BodyBuffer;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\Options;
@@ -74,7 +75,8 @@ final class Upstream
     }
 
     /**
-     * Sync mode: the caller's request, forwarded with its response read whole.
+     * Sync mode: the caller's request, forwarded; its response body is streamed (the transfer
+     * settles once the head is in, and its body arrives in $transfer->streamedBody).
      *
      * @throws RefusedDestination
      * @throws UnresolvableHost
@@ -83,7 +85,7 @@ final class Upstream
     {
         $curl = CurlOptions::forRequest($request, $this->clientCurl, null, Transfer::isSafeToResend($request));
 
-        return $this->launch(new Transfer($request, $this->pinned($request->getUri(), $curl), null));
+        return $this->launch(new Transfer($request, $this->pinned($request->getUri(), $curl), null, new BodyBuffer()));
     }
 
     /**

@@ -21,28 +21,25 @@ final class WireResponse
     /** @param list<array{string, string}> $headers */
     public static function render(int $status, string $body, array $headers = [], bool $close = false, string $reason = ''): string
     {
-        $head = \sprintf("HTTP/1.1 %d %s\r\n", $status, $reason !== '' ? $reason : (self::REASONS[$status] ?? 'Status'));
-        foreach ($headers as [$name, $value]) {
-            $head .= $name . ': ' . $value . "\r\n";
-        }
-        $head .= 'Content-Length: ' . \strlen($body) . "\r\n";
-        if ($close) {
-            $head .= "Connection: close\r\n";
-        }
+        $framing = [['Content-Length', (string) \strlen($body)], ...($close ? [['Connection', 'close']] : [])];
 
-        return $head . "\r\n" . $body;
+        return self::head($status, $headers, $reason, $framing) . $body;
     }
 
     /**
-     * A HEAD answer: the destination's Content-Length, no body.
+     * A status line and headers, the blank line included; the body (if any) follows separately.
      *
      * @param list<array{string, string}> $headers
+     * @param list<array{string, string}> $framing how the body is delimited, written last
      */
-    public static function renderHead(int $status, array $headers, string $contentLength, string $reason): string
+    public static function head(int $status, array $headers, string $reason, array $framing): string
     {
-        $response = self::render($status, '', $headers, false, $reason);
+        $head = \sprintf("HTTP/1.1 %d %s\r\n", $status, $reason !== '' ? $reason : (self::REASONS[$status] ?? 'Status'));
+        foreach ([...$headers, ...$framing] as [$name, $value]) {
+            $head .= $name . ': ' . $value . "\r\n";
+        }
 
-        return str_replace("Content-Length: 0\r\n", 'Content-Length: ' . $contentLength . "\r\n", $response);
+        return $head . "\r\n";
     }
 
     /** An answer from the relay itself (not the destination), with a one-line reason. */

@@ -24,6 +24,7 @@ final class OriginRoutes
             '/garbage' => new OriginReply("\x00\x01\x02 this is not HTTP \xff\xfe\r\n\r\n", OriginReply::FIN),
             '/bad-header' => new OriginReply("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nThis line has no colon\r\nX-Bad: \x00\x7f\r\n\r\nok", OriginReply::FIN),
             '/stall' => new OriginReply('', OriginReply::STALL),
+            '/stall-mid-body' => new OriginReply(self::head(100000) . str_repeat('s', 1000), OriginReply::STALL),
             '/slow-headers' => new OriginReply(OriginReply::http(200, 'ok'), delayMs: (float) $request->query('ms', '0')),
             default => new OriginReply(OriginReply::http(404, 'not found')),
         };
