@@ -85,6 +85,12 @@ final class ProxyPipe
         $this->flush();
     }
 
+    /** Chunks (and EOF) held, not yet due. */
+    public function held(): int
+    {
+        return $this->queue->count();
+    }
+
     public function nextDue(): ?float
     {
         return $this->queue->isEmpty() ? null : $this->queue->bottom()[0];
