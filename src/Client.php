@@ -38,7 +38,8 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
     /** @var array<int, mixed> */
     private readonly array $curlOptions;
 
-    private readonly Psr17Factory $factory;
+    /** Made when first needed: 4 autoloads per PHP-FPM request (the factory, 3 more interfaces) that sendRequest() never uses. */
+    private ?Psr17Factory $factory = null;
 
     private ?Dispatcher $dispatcher = null;
 
@@ -51,7 +52,6 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
     {
         $this->options = Options::fromArray($options);
         $this->curlOptions = CurlOptions::forClient($this->options);
-        $this->factory = new Psr17Factory();
         CurlPool::get()->limitConnections($this->options->int('max_host_connections'), $this->options->int('max_total_connections'));
     }
 
@@ -94,7 +94,9 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
 
     public function createRequest(string $method, $uri): RequestInterface
     {
-        return new Request($method, $uri, [], new MemoryStream());
+        // Given no body, nyholm's constructor leaves its Stream class (a 300-line file with an
+        // anonymous class) unloaded: it would only hand our MemoryStream back.
+        return (new Request($method, $uri))->withBody(new MemoryStream());
     }
 
     /** An in-memory stream: readable, writable, seekable. */
@@ -105,17 +107,17 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
 
     public function createStreamFromFile(string $filename, string $mode = 'r'): StreamInterface
     {
-        return $this->factory->createStreamFromFile($filename, $mode);
+        return ($this->factory ??= new Psr17Factory())->createStreamFromFile($filename, $mode);
     }
 
     public function createStreamFromResource($resource): StreamInterface
     {
-        return $this->factory->createStreamFromResource($resource);
+        return ($this->factory ??= new Psr17Factory())->createStreamFromResource($resource);
     }
 
     public function createUri(string $uri = ''): UriInterface
     {
-        return $this->factory->createUri($uri);
+        return ($this->factory ??= new Psr17Factory())->createUri($uri);
     }
 
     /**

@@ -29,8 +29,10 @@ final class SyncForwarder
     {
         $this->metrics->add('sync_requests_total');
         try {
-            $request = Upstream::request($wire->method, $wire->target, HeaderFilter::forUpstream($wire->headers), $wire->body);
-            $transfer = $this->upstream->forward($request);
+            $headers = HeaderFilter::forUpstream($wire->headers);
+            $transfer = $wire->body === '' && ($wire->method === 'GET' || $wire->method === 'HEAD')
+                ? $this->upstream->forwardBodiless($wire->method, $wire->target, $headers)
+                : $this->upstream->forward(Upstream::request($wire->method, $wire->target, $headers, $wire->body));
         } catch (RefusedDestination $e) {
             $this->refuse($connection, 403, $e->getMessage(), $finished);
 

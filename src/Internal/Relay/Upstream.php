@@ -89,6 +89,33 @@ final class Upstream
     }
 
     /**
+     * Sync mode, a GET or HEAD without a body, straight from the wire to curl options as a
+     * delivery is: the PSR-7 request and RequestGuard round trip cost the relay 20-60 µs
+     * per call (measured, warm and cold CPU). RequestParser has refused what RequestGuard
+     * would (method and header names are tokens, no CR, LF or NUL in values) and the Router
+     * takes only http(s) targets.
+     *
+     * @param list<array{string, string}> $headers filtered for upstream
+     *
+     * @throws RefusedDestination
+     * @throws UnresolvableHost
+     * @throws \InvalidArgumentException a target PSR-7 refuses
+     */
+    public function forwardBodiless(string $method, string $target, array $headers): Transfer
+    {
+        // What the pool needs of the request: its target, for errors and the connection's key.
+        $request = new Request($method, $target);
+        $uri = $request->getUri();
+        if ($uri->getHost() === '') {
+            throw new \InvalidArgumentException(\sprintf('The target "%s" names no host.', substr($target, 0, 100)));
+        }
+        $url = (string) ($uri->getFragment() === '' ? $uri : $uri->withFragment(''));
+        $curl = CurlOptions::forDelivery($method, $url, $headers, '', $this->clientCurl);
+
+        return $this->launch(new Transfer($request, $this->pinned($uri, $curl), null, new BodyBuffer()));
+    }
+
+    /**
      * One delivery attempt of a spooled request (checked when it was accepted), carrying its
      * Idempotency-Key. Only the response's status and Retry-After are read.
      *
