@@ -55,10 +55,10 @@ final class Daemon
             // Acknowledge what arrived before any curl work: a caller is blocked until its 202.
             $this->router->commit();
             $this->reap();
-            if ($pool->inFlight() > 0) {
-                $pool->tick(0.0);
-            }
             if ($this->sync->inFlight() > 0) {
+                // Sync answers settle inside the tick; the reap after it closes their
+                // connections if they asked for that.
+                $pool->tick(0.0);
                 $this->sync->pump();
                 $this->reap();
             }

@@ -13,7 +13,7 @@ namespace WarmHttp\Internal\Relay;
  */
 final class SyncForwarder
 {
-    /** @var array<int, StreamedAnswer> answers not yet fully written, by object id */
+    /** @var array<int, StreamedAnswer> answers not yet fully written, by their connection's object id */
     private array $answers = [];
 
     public function __construct(private readonly Upstream $upstream, private readonly Metrics $metrics) {}
@@ -47,12 +47,12 @@ final class SyncForwarder
             return;
         }
         \assert($transfer->streamedBody !== null);
-        $id = 0;
-        $answer = new StreamedAnswer($transfer, $transfer->streamedBody, $connection, $wire, function () use (&$id, $finished): void {
+        // A connection has one request answered at a time, so it keys its answer.
+        $id = spl_object_id($connection);
+        $answer = new StreamedAnswer($transfer, $transfer->streamedBody, $connection, $wire, function () use ($id, $finished): void {
             unset($this->answers[$id]);
             $finished();
         });
-        $id = spl_object_id($answer);
         $this->answers[$id] = $answer;
         $transfer->onSettle(static fn() => $answer->start());
     }

@@ -109,10 +109,8 @@ final class Upstream
         if ($uri->getHost() === '') {
             throw new \InvalidArgumentException(\sprintf('The target "%s" names no host.', substr($target, 0, 100)));
         }
-        $url = (string) ($uri->getFragment() === '' ? $uri : $uri->withFragment(''));
-        $curl = CurlOptions::forDelivery($method, $url, $headers, '', $this->clientCurl);
 
-        return $this->launch(new Transfer($request, $this->pinned($uri, $curl), null, new BodyBuffer()));
+        return $this->launch(new Transfer($request, $this->direct($request, $headers, ''), null, new BodyBuffer()));
     }
 
     /**
@@ -129,11 +127,27 @@ final class Upstream
         // it safe to resend. The body and headers go to curl directly.
         $request = new Request($spooled->method, $spooled->uri, ['Idempotency-Key' => $spooled->idempotencyKey]);
         $headers = [...$spooled->headers, ['Idempotency-Key', $spooled->idempotencyKey]];
+
+        return $this->launch(new Transfer($request, $this->direct($request, $headers, $spooled->body), self::DELIVERY_RESPONSE_BYTES, discardBody: true));
+    }
+
+    /**
+     * Curl options straight from headers and body, without a PSR-7 body round trip; $request
+     * gives the method and target only.
+     *
+     * @param list<array{string, string}> $headers
+     *
+     * @return array<int, mixed>
+     *
+     * @throws RefusedDestination
+     * @throws UnresolvableHost
+     */
+    private function direct(RequestInterface $request, array $headers, string $body): array
+    {
         $uri = $request->getUri();
         $url = (string) ($uri->getFragment() === '' ? $uri : $uri->withFragment(''));
-        $curl = CurlOptions::forDelivery($spooled->method, $url, $headers, $spooled->body, $this->clientCurl);
 
-        return $this->launch(new Transfer($request, $this->pinned($request->getUri(), $curl), self::DELIVERY_RESPONSE_BYTES, discardBody: true));
+        return $this->pinned($uri, CurlOptions::forDelivery($request->getMethod(), $url, $headers, $body, $this->clientCurl));
     }
 
     private function launch(Transfer $transfer): Transfer
