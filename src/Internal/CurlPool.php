@@ -57,6 +57,8 @@ final class CurlPool
 
     private readonly PoolCounters $counters;
 
+    private readonly MultiplexGate $gate;
+
     private function __construct(public readonly int $pid)
     {
         $this->multi = curl_multi_init();
@@ -65,6 +67,7 @@ final class CurlPool
         curl_multi_setopt($this->multi, \CURLMOPT_PIPELINING, \CURLPIPE_MULTIPLEX);
         $this->share = self::shareHandle();
         $this->counters = new PoolCounters();
+        $this->gate = new MultiplexGate();
     }
 
     /**
@@ -123,7 +126,15 @@ final class CurlPool
         }
     }
 
-    public function start(Transfer $transfer, bool $freshConnection = false): void
+    /** Hands the transfer to curl, or keeps it until an HTTP/2 stream is free (MultiplexGate). */
+    public function start(Transfer $transfer): void
+    {
+        if ($this->gate->admit($transfer)) {
+            $this->launch($transfer);
+        }
+    }
+
+    private function launch(Transfer $transfer, bool $freshConnection = false): void
     {
         $transfer->attempt();
         $handle = array_pop($this->spare) ?? curl_init();
@@ -191,6 +202,9 @@ final class CurlPool
             unset($this->active[$id], $this->handles[$id], $this->headersIn[$id]);
             curl_multi_remove_handle($this->multi, $handle);
             $this->recycle($handle);
+            $this->startReady($transfer, 0, false);
+        } else {
+            $this->gate->withdraw($transfer);
         }
         $transfer->streamedBody?->finish($reason);
         $transfer->settle($reason);
@@ -210,19 +224,20 @@ final class CurlPool
      */
     public function reset(\Closure $abandoned): void
     {
-        foreach ($this->active as $transfer) {
+        foreach ([...$this->gate->allWaiting(), ...$this->active] as $transfer) {
             $this->cancel($transfer, $abandoned($transfer));
         }
     }
 
+    /** Transfers started and not settled: in curl, or waiting for an HTTP/2 stream. */
     public function inFlight(): int
     {
-        return \count($this->active);
+        return \count($this->active) + $this->gate->waiting();
     }
 
     public function stats(): PoolStats
     {
-        return $this->counters->snapshot(\count($this->active));
+        return $this->counters->snapshot($this->inFlight());
     }
 
     /** @return bool whether any transfer settled or any streamed body received data */
@@ -269,7 +284,7 @@ final class CurlPool
         if ($errno !== \CURLE_OK && $this->shouldRetry($transfer, $errno, $info)) {
             $this->recycle($handle);
             $this->counters->retried();
-            $this->start($transfer, freshConnection: true);
+            $this->launch($transfer, freshConnection: true);
 
             return;
         }
@@ -283,6 +298,15 @@ final class CurlPool
             });
         }
         $this->recycle($handle, $transfer);
+        $this->startReady($transfer, $info['http_version'], $info['num_connects'] > 0);
+    }
+
+    /** A transfer left curl: start those that waited for its stream. */
+    private function startReady(Transfer $settled, int $httpVersion, bool $openedConnection): void
+    {
+        foreach ($this->gate->settled($settled, $httpVersion, $openedConnection) as $next) {
+            $this->launch($next);
+        }
     }
 
     /**

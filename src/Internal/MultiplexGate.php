@@ -1,0 +1,138 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal;
+
+/**
+ * Keeps HTTP/2 transfers to one origin on as few connections as their number needs.
+ *
+ * libcurl 7.88 puts at most 100 streams on a connection before the server's SETTINGS frame is
+ * read, and past a connection's limit it opens a new connection for every further transfer:
+ * CURLOPT_PIPEWAIT waits only for the first connection, not for the next ones while they are
+ * being opened. Measured on the rig: 256 POSTs added at once to one HTTP/2 origin opened 157
+ * connections, 157 TLS handshakes, and the relay then spread its deliveries over all of them.
+ *
+ * So the pool hands curl at most 100 streams per connection of an origin. A transfer past that
+ * waits here, except one, the opener, which makes curl open one more connection; once the
+ * opener has come back over HTTP/2, that connection's 100 streams are free too. 100 is what
+ * RFC 9113 recommends servers allow at least. An origin that answers over HTTP/1.1 is not
+ * held back (each transfer needs its own connection there, capped by max_host_connections).
+ * When nothing to an origin is left in flight, its count starts again at one connection.
+ *
+ * A waiting transfer's timeout starts when it reaches curl. Only transfers that ask for
+ * multiplexing (CURLOPT_PIPEWAIT: HTTPS, or HTTP/2 with prior knowledge) pass through here.
+ *
+ * @internal
+ */
+final class MultiplexGate
+{
+    public const STREAMS_PER_CONNECTION = 100;
+
+    /** @var array<string, GatedOrigin> */
+    private array $origins = [];
+
+    private int $waiting = 0;
+
+    /** @return bool true: start it now; false: it waits, and comes back from settled() */
+    public function admit(Transfer $transfer): bool
+    {
+        $key = self::originOf($transfer);
+        if ($key === null) {
+            return true;
+        }
+        $origin = $this->origins[$key] ??= new GatedOrigin();
+        if ($origin->waiting === [] && $origin->take($transfer, self::STREAMS_PER_CONNECTION)) {
+            return true;
+        }
+        $origin->waiting[spl_object_id($transfer)] = $transfer;
+        ++$this->waiting;
+
+        return false;
+    }
+
+    /**
+     * A transfer left curl (finished, failed or cancelled).
+     *
+     * @param int  $httpVersion       CURLINFO_HTTP_VERSION of its response, 0 if none came
+     * @param bool $openedConnection CURLINFO_NUM_CONNECTS > 0
+     *
+     * @return list<Transfer> the waiting transfers that may start now
+     */
+    public function settled(Transfer $transfer, int $httpVersion, bool $openedConnection): array
+    {
+        $key = self::originOf($transfer);
+        $origin = $key === null ? null : $this->origins[$key] ?? null;
+        if ($key === null || $origin === null || !$origin->release($transfer, $openedConnection && $httpVersion === \CURL_HTTP_VERSION_2_0)) {
+            return [];
+        }
+        if ($httpVersion === \CURL_HTTP_VERSION_2_0) {
+            $origin->multiplexes = true;
+        } elseif ($httpVersion !== 0) {
+            $origin->multiplexes = false;
+        }
+        $ready = $this->ready($origin);
+        if ($origin->isIdle()) {
+            unset($this->origins[$key]);
+        }
+
+        return $ready;
+    }
+
+    /** Takes a waiting transfer out (it was cancelled); false if it was not waiting. */
+    public function withdraw(Transfer $transfer): bool
+    {
+        $key = self::originOf($transfer);
+        $origin = $key === null ? null : $this->origins[$key] ?? null;
+        $id = spl_object_id($transfer);
+        if ($origin === null || !isset($origin->waiting[$id])) {
+            return false;
+        }
+        unset($origin->waiting[$id]);
+        --$this->waiting;
+
+        return true;
+    }
+
+    public function waiting(): int
+    {
+        return $this->waiting;
+    }
+
+    /** @return list<Transfer> every waiting transfer, oldest first per origin */
+    public function allWaiting(): array
+    {
+        $all = [];
+        foreach ($this->origins as $origin) {
+            array_push($all, ...array_values($origin->waiting));
+        }
+
+        return $all;
+    }
+
+    /** @return list<Transfer> */
+    private function ready(GatedOrigin $origin): array
+    {
+        $ready = [];
+        foreach ($origin->waiting as $id => $transfer) {
+            if (!$origin->take($transfer, self::STREAMS_PER_CONNECTION)) {
+                break;
+            }
+            unset($origin->waiting[$id]);
+            --$this->waiting;
+            $ready[] = $transfer;
+        }
+
+        return $ready;
+    }
+
+    private static function originOf(Transfer $transfer): ?string
+    {
+        if (($transfer->curlOptions[\CURLOPT_PIPEWAIT] ?? false) !== true) {
+            return null;
+        }
+        $uri = $transfer->request->getUri();
+
+        return $uri->getScheme() . '://' . $uri->getHost() . ':' . ($uri->getPort() ?? '');
+    }
+}
