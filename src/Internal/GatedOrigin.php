@@ -12,7 +12,7 @@ namespace WarmHttp\Internal;
  */
 final class GatedOrigin
 {
-    /** Transfers handed to curl, by spl_object_id. */
+    /** Transfers handed to curl. */
     public int $inCurl = 0;
 
     /** Connections whose streams may be used: grows by one each time an opener succeeds. */
@@ -26,9 +26,6 @@ final class GatedOrigin
 
     /** @var array<int, Transfer> waiting for a stream, oldest first, by spl_object_id */
     public array $waiting = [];
-
-    /** @var array<int, true> the transfers counted in $inCurl */
-    public array $counted = [];
 
     /**
      * Takes one more transfer into curl if a stream (or the opening of a connection) is free,
@@ -44,31 +41,23 @@ final class GatedOrigin
             $this->opener = $id;
         }
         ++$this->inCurl;
-        $this->counted[$id] = true;
 
         return true;
     }
 
     /**
-     * Whether the transfer was counted here; it no longer is. An opener adds a connection
-     * only if it did open one over HTTP/2: curl may have found a free stream after all.
+     * A transfer taken into curl left it. An opener adds a connection only if it did open one
+     * over HTTP/2: curl may have found a free stream after all.
      */
-    public function release(Transfer $transfer, bool $openedMultiplexed): bool
+    public function release(Transfer $transfer, bool $openedMultiplexed): void
     {
-        $id = spl_object_id($transfer);
-        if (!isset($this->counted[$id])) {
-            return false;
-        }
-        unset($this->counted[$id]);
         --$this->inCurl;
-        if ($this->opener === $id) {
+        if ($this->opener === spl_object_id($transfer)) {
             $this->opener = null;
             if ($openedMultiplexed) {
                 ++$this->connections;
             }
         }
-
-        return true;
     }
 
     public function isIdle(): bool

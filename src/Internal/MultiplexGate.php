@@ -32,6 +32,9 @@ final class MultiplexGate
     /** @var array<string, GatedOrigin> */
     private array $origins = [];
 
+    /** @var array<int, string> the origin of every transfer in curl or waiting here, by spl_object_id */
+    private array $originOf = [];
+
     private int $waiting = 0;
 
     /** @return bool true: start it now; false: it waits, and comes back from settled() */
@@ -41,18 +44,20 @@ final class MultiplexGate
         if ($key === null) {
             return true;
         }
+        $id = spl_object_id($transfer);
+        $this->originOf[$id] = $key;
         $origin = $this->origins[$key] ??= new GatedOrigin();
         if ($origin->waiting === [] && $origin->take($transfer, self::STREAMS_PER_CONNECTION)) {
             return true;
         }
-        $origin->waiting[spl_object_id($transfer)] = $transfer;
+        $origin->waiting[$id] = $transfer;
         ++$this->waiting;
 
         return false;
     }
 
     /**
-     * A transfer left curl (finished, failed or cancelled).
+     * A transfer that admit() or settled() let into curl left it (finished, failed or cancelled).
      *
      * @param int  $httpVersion       CURLINFO_HTTP_VERSION of its response, 0 if none came
      * @param bool $openedConnection CURLINFO_NUM_CONNECTS > 0
@@ -61,11 +66,14 @@ final class MultiplexGate
      */
     public function settled(Transfer $transfer, int $httpVersion, bool $openedConnection): array
     {
-        $key = self::originOf($transfer);
-        $origin = $key === null ? null : $this->origins[$key] ?? null;
-        if ($key === null || $origin === null || !$origin->release($transfer, $openedConnection && $httpVersion === \CURL_HTTP_VERSION_2_0)) {
+        $id = spl_object_id($transfer);
+        $key = $this->originOf[$id] ?? null;
+        if ($key === null) {
             return [];
         }
+        unset($this->originOf[$id]);
+        $origin = $this->origins[$key];
+        $origin->release($transfer, $openedConnection && $httpVersion === \CURL_HTTP_VERSION_2_0);
         if ($httpVersion === \CURL_HTTP_VERSION_2_0) {
             $origin->multiplexes = true;
         } elseif ($httpVersion !== 0) {
@@ -82,13 +90,12 @@ final class MultiplexGate
     /** Takes a waiting transfer out (it was cancelled); false if it was not waiting. */
     public function withdraw(Transfer $transfer): bool
     {
-        $key = self::originOf($transfer);
-        $origin = $key === null ? null : $this->origins[$key] ?? null;
         $id = spl_object_id($transfer);
+        $origin = $this->origins[$this->originOf[$id] ?? ''] ?? null;
         if ($origin === null || !isset($origin->waiting[$id])) {
             return false;
         }
-        unset($origin->waiting[$id]);
+        unset($origin->waiting[$id], $this->originOf[$id]);
         --$this->waiting;
 
         return true;
