@@ -21,10 +21,10 @@ use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\ErrorLogLogger;
 use WarmHttp\Internal\MemoryStream;
 use WarmHttp\Internal\Options;
-use WarmHttp\Internal\Relay\Dispatcher;
 use WarmHttp\Internal\RequestGuard;
 use WarmHttp\Internal\Scheduler;
 use WarmHttp\Internal\Transfer;
+use WarmHttp\Relay\App\Dispatcher;
 
 /**
  * A PSR-18 client on the process-wide warm pool. Make as many as you like: every instance

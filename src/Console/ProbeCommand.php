@@ -36,7 +36,7 @@ final class ProbeCommand extends Command
         $url = $input->getArgument('url');
         $url = \is_string($url) ? $url : '';
         $count = $input->getOption('count');
-        if (1 !== preg_match('~^https?://~i', $url) || !is_numeric($count) || (int) $count < 0) {
+        if (preg_match('~^https?://~i', $url) !== 1 || !is_numeric($count) || (int) $count < 0) {
             $output->writeln('<error>probe needs an http:// or https:// URL and --count >= 0.</error>');
 
             return Command::INVALID;
@@ -80,11 +80,11 @@ final class ProbeCommand extends Command
     private static function row(int $i, \Psr\Http\Message\ResponseInterface $response): array
     {
         $stats = $response instanceof Response ? $response->stats() : null;
-        $ms = static fn(?float $value): string => null === $value ? '' : \sprintf('%.2f', $value);
+        $ms = static fn(?float $value): string => $value === null ? '' : \sprintf('%.2f', $value);
 
         return [
             $i + 1,
-            null === $stats ? '?' : ($stats->reusedConnection ? 'warm (reused)' : 'cold (new)'),
+            $stats === null ? '?' : ($stats->reusedConnection ? 'warm (reused)' : 'cold (new)'),
             $ms($stats?->dnsMs),
             $ms($stats?->connectMs),
             $ms($stats?->tlsMs),

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Internal;
 
 use Psr\Http\Message\RequestInterface;
+use WarmHttp\Relay\App\RelayAddress;
 
 /**
  * Maps a Client's options and one request to CURLOPT_* arrays, one concern per function.

@@ -6,6 +6,7 @@ namespace WarmHttp\Internal;
 
 use Psr\Log\LoggerInterface;
 use WarmHttp\Exception\InvalidOptionException;
+use WarmHttp\Relay\App\RelayAddress;
 
 /**
  * The validated options of one Client. The list, with types and defaults, is documented in

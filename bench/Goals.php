@@ -1,0 +1,112 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Bench;
+
+use WarmHttp\Bench\Relay\RelaySpec;
+
+/**
+ * The goals from the core, concurrency and relay issues, checked on a run's rows.
+ *
+ * @internal bench tooling
+ */
+final class Goals
+{
+    /** The sequential goal: WarmHttp's time within this × the physical limit. */
+    public const SEQUENTIAL_RATIO = 1.05;
+    /** The parallel HTTP/2 goal. */
+    public const PARALLEL_RATIO = 1.3;
+
+    /** @var array<string, Row> */
+    private array $rows = [];
+
+    /** @param list<Row> $rows */
+    private function __construct(array $rows)
+    {
+        foreach ($rows as $row) {
+            if ($row->ok()) {
+                $this->rows[$row->id()] = $row;
+            }
+        }
+    }
+
+    /**
+     * The goals of the groups this run measured: a group left out (by --only or a preset) has
+     * no goal in the report rather than a row of "not measured".
+     *
+     * @param list<Row> $rows
+     *
+     * @return list<Goal>
+     */
+    public static function check(array $rows): array
+    {
+        $goals = new self($rows);
+        $byGroup = [
+            'seq' => [$goals->ratio('seq/warmhttp', self::SEQUENTIAL_RATIO, 'WarmHttp sequential within 1.05× of the physical limit', 'seq/curl-reused')],
+            'par' => [$goals->ratio('par/warmhttp-sendall-h2', self::PARALLEL_RATIO, 'WarmHttp parallel HTTP/2 within 1.3× of the physical limit', 'par/curl-multi-share-h2')],
+            'cpu' => [
+                $goals->cpu('cpu/warmhttp', 'cpu/curl-reused', 1.25, 'WarmHttp CPU per request within 1.25× of a raw reused curl handle'),
+                $goals->cpu('cpu/guzzle-one-client', 'cpu/warmhttp', 1.5, 'WarmHttp ≥ 1.5× less CPU per request than Guzzle', true),
+                $goals->cpu('cpu/symfony', 'cpu/warmhttp', 1.5, 'WarmHttp ≥ 1.5× less CPU per request than Symfony HttpClient', true),
+            ],
+            'conc' => [$goals->speedup('conc/warmhttp', 'conc/warmhttp-concurrently', 'concurrently() against the same work sequential')],
+            RelaySpec::GROUP => RelayGoals::check($goals->rows),
+        ];
+        $measured = array_fill_keys(array_map(static fn(Row $row): string => $row->group, $rows), true);
+
+        return array_merge(...array_values(array_intersect_key($byGroup, $measured)));
+    }
+
+    /**
+     * The × limit a row's group promises, so the chart colours each group by its own goal;
+     * null for a group without one. The relay's sync goal is 1 RTT + 0.3 ms, so it depends on
+     * the row's limit.
+     */
+    public static function ratioTarget(Row $row): ?float
+    {
+        return match ($row->group) {
+            'seq' => self::SEQUENTIAL_RATIO,
+            'par' => self::PARALLEL_RATIO,
+            RelaySpec::GROUP => $row->limit === null || $row->limit <= 0 ? null : 1 + RelayGoals::SYNC_OVER_RTT_MS / $row->limit,
+            default => null,
+        };
+    }
+
+    private function ratio(string $id, float $target, string $goal, string $floor): Goal
+    {
+        $row = $this->rows[$id] ?? null;
+        $ratio = $row?->ratio();
+        if ($row === null || $ratio === null) {
+            return new Goal($goal, 'not measured', null);
+        }
+        $floorRatio = ($this->rows[$floor] ?? null)?->ratio();
+        $measured = \sprintf('%.3f× (%.1f ms vs limit %.1f ms)', $ratio, $row->median, $row->limit);
+        if ($floorRatio !== null) {
+            $measured .= \sprintf('; raw curl on the same rig: %.3f×', $floorRatio);
+        }
+
+        return new Goal($goal, $measured, $ratio <= $target);
+    }
+
+    private function cpu(string $id, string $base, float $target, string $goal, bool $atLeast = false): Goal
+    {
+        if (!isset($this->rows[$id], $this->rows[$base])) {
+            return new Goal($goal, 'not measured', null);
+        }
+        $ratio = (float) $this->rows[$id]->median / max(0.001, (float) $this->rows[$base]->median);
+        $measured = \sprintf('%.2f× (%.0f µs vs %.0f µs)', $ratio, $this->rows[$id]->median, $this->rows[$base]->median);
+
+        return new Goal($goal, $measured, $atLeast ? $ratio >= $target : $ratio <= $target);
+    }
+
+    private function speedup(string $slow, string $fast, string $goal): Goal
+    {
+        if (!isset($this->rows[$slow], $this->rows[$fast])) {
+            return new Goal($goal, 'not measured', null);
+        }
+        $speedup = (float) $this->rows[$slow]->median / max(0.001, (float) $this->rows[$fast]->median);
+
+        return new Goal($goal, \sprintf('%.1f× faster (%.0f ms vs %.0f ms)', $speedup, $this->rows[$fast]->median, $this->rows[$slow]->median), $speedup > 1.0);
+    }
+}

@@ -1,0 +1,95 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Bench\Relay;
+
+use Symfony\Component\Process\Process;
+use WarmHttp\Rig\PhpFpm;
+use WarmHttp\Rig\Rig;
+
+/**
+ * Real PHP-FPM behind nginx (the rig's PhpFpm), calling out the way an app does, with and
+ * without the relay: the first call of each FPM request, and the seeds/004 experiment.
+ *
+ * @internal benchmark tooling
+ */
+final class FpmBench
+{
+    /**
+     * One upstream GET per FPM request at $rttMs: the same endpoint through the relay's sync
+     * mode and with a plain, cold client, interleaved. A warm-up of two requests per worker and
+     * mode is not counted: it opens the relay's upstream connection and each worker's kept
+     * relay socket, once per relay and worker lifetime.
+     */
+    public function firstCall(int $requests, float $rttMs, int $workers = 2): FirstCallResult
+    {
+        $rig = Rig::shared();
+        [$syncProxy, $coldProxy, $floorProxy] = [$rig->proxyTo('h2', $rttMs), $rig->proxyTo('h2', $rttMs), $rig->proxyTo('h2', $rttMs)];
+        $relay = BenchRelay::start(['--allow-private-networks', '--cafile=' . $rig->caFile()]);
+        $fpm = PhpFpm::start(__DIR__ . '/fpm', $workers, [
+            'WARMHTTP_RELAY' => $relay->address(),
+            'WARMHTTP_CAFILE' => $rig->caFile(),
+            'WARMHTTP_SYNC_UPSTREAM' => $syncProxy->url('/fast'),
+            'WARMHTTP_COLD_UPSTREAM' => $coldProxy->url('/fast'),
+        ]);
+        try {
+            $call = new FpmCall($fpm);
+            for ($i = 0; $i < 2 * $workers; ++$i) {
+                $call->firstCallMs('sync');
+                $call->firstCallMs('cold');
+            }
+            $syncProxy->resetCounters();
+            $coldProxy->resetCounters();
+            $floor = new WarmCurl($floorProxy->url('/fast'), Requirements::caFile($rig));
+            $samples = ['sync' => [], 'cold' => [], 'floor' => []];
+            for ($i = 0; $i < $requests; ++$i) {
+                $samples['sync'][] = $call->firstCallMs('sync');
+                $samples['cold'][] = $call->firstCallMs('cold');
+                $samples['floor'][] = $floor->callMs();
+            }
+
+            return new FirstCallResult(Latencies::of($samples['sync']), Latencies::of($samples['cold']), Latencies::of($samples['floor']), $syncProxy->connections(), $coldProxy->connections());
+        } finally {
+            $fpm->stop();
+            $relay->stop();
+        }
+    }
+
+    /**
+     * seeds/004: an FPM endpoint POSTing to an upstream that takes $upstreamMs, loaded by wrk
+     * for $seconds: waiting for the POST, then handing it to the relay with dispatch().
+     *
+     * @return array{blocking: WrkResult, dispatch: WrkResult}
+     */
+    public function seeds004(int $workers, int $connections, int $seconds, int $upstreamMs = 1000): array
+    {
+        $relay = BenchRelay::start(['--allow-private-networks', '--max-per-host=512', '--max-in-flight=4096']);
+        $fpm = PhpFpm::start(__DIR__ . '/fpm', $workers, [
+            'WARMHTTP_RELAY' => $relay->address(),
+            'WARMHTTP_UPSTREAM' => Rig::shared()->nginx()->url('plain', '/slow?ms=' . $upstreamMs),
+        ]);
+        try {
+            $blocking = self::wrk($fpm->url('/blocking.php'), $connections, $seconds);
+            // dispatch() falls back to a send after the response when the relay does not take
+            // a request, and logs it (to the FPM log): count those, they did not measure the relay.
+            $before = substr_count($fpm->errorLog(), 'hand-off failed');
+            $dispatch = self::wrk($fpm->url('/dispatch.php'), $connections, $seconds);
+
+            return ['blocking' => $blocking, 'dispatch' => $dispatch->withFallbacks(substr_count($fpm->errorLog(), 'hand-off failed') - $before)];
+        } finally {
+            $fpm->stop();
+            // Deliveries to the slow upstream are still in flight: nothing left to measure.
+            $relay->stop(0.5);
+        }
+    }
+
+    private static function wrk(string $url, int $connections, int $seconds): WrkResult
+    {
+        $wrk = new Process(['wrk', '-t2', '-c' . $connections, '-d' . $seconds . 's', '--timeout', '30s', $url]);
+        $wrk->setTimeout($seconds + 60);
+        $wrk->mustRun();
+
+        return WrkResult::parse($wrk->getOutput());
+    }
+}

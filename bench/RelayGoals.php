@@ -1,0 +1,108 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Bench;
+
+/**
+ * The relay issue's goals, checked on the relay rows of a run.
+ *
+ * @internal bench tooling
+ */
+final class RelayGoals
+{
+    public const DISPATCH_P99_US = 150.0;
+    public const DELIVERIES_PER_SECOND = 5000.0;
+    /** All relay processes together (front + delivery); CPU ticks are 10 ms, so a 2 s run reads ~1% off. */
+    public const MAX_RELAY_CORES = 1.05;
+    public const SYNC_OVER_RTT_MS = 0.3;
+
+    /** @param array<string, Row> $rows the run's ok rows by id */
+    private function __construct(private readonly array $rows) {}
+
+    /**
+     * @param array<string, Row> $rows the run's ok rows by id
+     *
+     * @return list<Goal>
+     */
+    public static function check(array $rows): array
+    {
+        $goals = new self($rows);
+
+        return [$goals->dispatch(), $goals->throughput(), $goals->sync()];
+    }
+
+    private function dispatch(): Goal
+    {
+        $goal = 'relay dispatch(): caller blocked under 150 µs at p99';
+        $row = $this->rows['relay/warmhttp-dispatch'] ?? null;
+        if ($row === null) {
+            return new Goal($goal, 'not measured', null);
+        }
+        $p99 = self::float($row, 'p99');
+        $measured = \sprintf('p99 %.0f µs, p50 %.0f µs (spool-sync=normal, the default, %d calls)', $p99, $row->median, $row->requests);
+        foreach (['socket-floor' => 'floor (a bare unix-socket round trip to another PHP process)', 'warmhttp-dispatch-full' => 'spool-sync=full', 'exec-curl' => "exec('curl … &')", 'blocking-cold-post' => 'blocking cold POST'] as $name => $label) {
+            $other = $this->rows['relay/' . $name] ?? null;
+            if ($other !== null) {
+                $measured .= \sprintf('; %s p50 %.0f µs, p99 %.0f µs', $label, $other->median, self::float($other, 'p99'));
+            }
+        }
+
+        return new Goal($goal, $measured, $p99 < self::DISPATCH_P99_US);
+    }
+
+    private function throughput(): Goal
+    {
+        $goal = 'relay delivers ≥ 5,000/s to a 20 ms-RTT upstream on one core, none lost';
+        $row = $this->rows['relay/warmhttp-throughput'] ?? null;
+        if ($row === null) {
+            return new Goal($goal, 'not measured', null);
+        }
+        $lost = (int) self::float($row, 'lost');
+        $cores = $row->extra['relayCores'] ?? null;
+        $measured = \sprintf('%.0f deliveries/s (median of %d runs of %d), %d lost, %d duplicates', $row->median, self::float($row, 'runs'), $row->requests, $lost, self::float($row, 'duplicates'));
+        if (self::float($row, 'refused') > 0) {
+            $measured .= \sprintf(', %d refused by the relay', self::float($row, 'refused'));
+        }
+        $byProcess = $row->extra['relayCoresByProcess'] ?? '';
+        $measured .= \is_float($cores) ? \sprintf(', relay CPU %.2f cores', $cores) . ($byProcess === '' ? '' : " ({$byProcess})") : ', relay CPU not measured (no /proc)';
+        $confined = $row->extra['relayConfinedToCpu'] ?? 'no';
+        $measured .= \is_int($confined) ? \sprintf(', both relay processes confined to CPU %d (taskset)', $confined) : '';
+        $oneCore = \is_int($confined) || !\is_float($cores) || $cores <= self::MAX_RELAY_CORES;
+
+        return new Goal($goal, $measured, $row->median >= self::DELIVERIES_PER_SECOND && $lost === 0 && $oneCore);
+    }
+
+    /**
+     * 1 RTT is the limit of a warm call; on the rig a warm call also pays the latency proxy's
+     * own overhead, so the measured floor (a kept curl handle through an identical proxy) is
+     * stated beside it, and the goal is checked against the nominal RTT.
+     */
+    private function sync(): Goal
+    {
+        $goal = 'relay_sync first call per FPM request within 1 RTT + 0.3 ms';
+        $row = $this->rows['relay/warmhttp-sync-first-call'] ?? null;
+        if ($row === null || $row->limit === null) {
+            return new Goal($goal, 'not measured', null);
+        }
+        $target = $row->limit + self::SYNC_OVER_RTT_MS;
+        $measured = \sprintf('%.2f ms vs 1 RTT + 0.3 ms = %.2f ms (%+.2f ms)', $row->median, $target, $row->median - $target);
+        $floor = $row->extra['warmFloorMs'] ?? null;
+        if (\is_float($floor)) {
+            $measured .= \sprintf('; a warm curl call through the same rig proxy: %.2f ms (relay adds %.2f ms)', $floor, $row->median - $floor);
+        }
+        $cold = $this->rows['relay/cold-first-call'] ?? null;
+        if ($cold !== null) {
+            $measured .= \sprintf('; cold first call %.1f ms', $cold->median);
+        }
+
+        return new Goal($goal, $measured, $row->median <= $target);
+    }
+
+    private static function float(Row $row, string $key): float
+    {
+        $value = $row->extra[$key] ?? null;
+
+        return is_numeric($value) ? (float) $value : 0.0;
+    }
+}

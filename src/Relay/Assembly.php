@@ -1,0 +1,116 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay;
+
+use Psr\Log\LoggerInterface;
+use WarmHttp\Relay\Front\FrontProcess;
+use WarmHttp\Relay\Front\JournalWriter;
+use WarmHttp\Relay\Front\ListeningSockets;
+use WarmHttp\Relay\Front\Router;
+use WarmHttp\Relay\Front\SyncForwarder;
+use WarmHttp\Relay\Front\WorkerHandle;
+use WarmHttp\Relay\Guard\DestinationGuard;
+use WarmHttp\Relay\Outbound\Upstream;
+use WarmHttp\Relay\Storage\Journal;
+use WarmHttp\Relay\Storage\Spool;
+use WarmHttp\Relay\Storage\SpoolReader;
+use WarmHttp\Relay\Storage\SpoolUnavailable;
+use WarmHttp\Relay\Worker\Deliverer;
+use WarmHttp\Relay\Worker\DeliveryProcess;
+use WarmHttp\Relay\Worker\JournalReader;
+
+/**
+ * Wires the relay's two processes from its configuration: the front (sockets, journal, acks,
+ * sync forwarding) and the delivery worker (journal → spool → upstream).
+ *
+ * @internal
+ */
+final class Assembly
+{
+    /** @param list<string> $argv the front's command line, for starting its worker */
+    public static function front(RelayConfig $config, LoggerInterface $logger, array $argv): FrontProcess
+    {
+        $journal = JournalWriter::open(Journal::dirFor($config->spoolPath), $config->fsync, $config->spoolReserveBytes);
+        Spool::open($config->spoolPath, $config->fsync); // created before the worker and the gauges read it
+        $metrics = new Metrics();
+        $sync = new SyncForwarder(self::upstream($config), $metrics);
+        $router = new Router($config, $journal, self::upstream($config), $sync, $metrics, $logger, self::gauges($config, $sync));
+        $listeners = ListeningSockets::open($config->socketPath, $config->tcpAddress, $config->token);
+
+        return new FrontProcess($config, $listeners, $router, $sync, WorkerHandle::forFront($argv, $logger), $logger);
+    }
+
+    /** @param int $frontPid the front process that started this worker; it stops when that one is gone */
+    public static function worker(RelayConfig $config, LoggerInterface $logger, int $frontPid): DeliveryProcess
+    {
+        if ($frontPid <= 0 || posix_getppid() !== $frontPid) {
+            throw new \InvalidArgumentException('--role=delivery is started by the relay itself (with --front-pid), not by hand; its front process is gone.');
+        }
+        $lock = self::lockWorker($config->spoolPath, $logger, $frontPid);
+        $spool = Spool::open($config->spoolPath, $config->fsync);
+        $metrics = new Metrics();
+        $deliverer = new Deliverer($spool, self::upstream($config), $config->retry, $metrics, $logger, $config->maxInFlight, $config->maxPerHost);
+
+        return new DeliveryProcess(
+            $lock,
+            $spool,
+            new JournalReader(Journal::dirFor($config->spoolPath)),
+            $deliverer,
+            new MetricsFile($metrics, MetricsFile::pathFor($config->spoolPath)),
+            $logger,
+            $config->drainTimeout,
+            $frontPid,
+        );
+    }
+
+    private static function upstream(RelayConfig $config): Upstream
+    {
+        return new Upstream(new DestinationGuard($config->allowPrivateNetworks, $config->allowedHosts), $config->cafile, $config->timeout, $config->maxPerHost);
+    }
+
+    /** @return \Closure(): array<string, int|float> */
+    private static function gauges(RelayConfig $config, SyncForwarder $sync): \Closure
+    {
+        $reader = SpoolReader::open($config->spoolPath);
+
+        return static function () use ($reader, $sync, $config): array {
+            $counts = $reader->counts();
+
+            return [
+                'queue_depth' => $counts['pending'],
+                'retrying' => $counts['retrying'],
+                'dead_letters' => $counts['dead'],
+                'oldest_pending_age_seconds' => $counts['oldest_age_seconds'],
+                'in_flight' => MetricsFile::inFlight(MetricsFile::pathFor($config->spoolPath)) + $sync->inFlight(),
+            ];
+        };
+    }
+
+    /**
+     * One worker per spool: a worker left by a front that was killed exits within a few
+     * milliseconds; the next one waits for its lock rather than delivering the same rows.
+     */
+    /** @return resource */
+    private static function lockWorker(string $spoolPath, LoggerInterface $logger, int $front)
+    {
+        $lock = fopen($spoolPath . '.worker.lock', 'c');
+        if ($lock === false) {
+            throw new SpoolUnavailable(\sprintf('Cannot open the worker lock beside the spool "%s".', $spoolPath));
+        }
+        $waiting = false;
+        while (!flock($lock, \LOCK_EX | \LOCK_NB)) {
+            if (posix_getppid() !== $front) {
+                throw new SpoolUnavailable('The relay front process is gone; this delivery worker never started.');
+            }
+            if (!$waiting) {
+                $waiting = true;
+                $logger->notice('Waiting for the previous delivery worker to exit');
+            }
+            usleep(10_000);
+        }
+
+        return $lock;
+    }
+}

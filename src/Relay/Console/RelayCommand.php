@@ -1,0 +1,142 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\Console;
+
+use Symfony\Component\Console\Attribute\AsCommand;
+use Symfony\Component\Console\Command\Command;
+use Symfony\Component\Console\Input\InputInterface;
+use Symfony\Component\Console\Input\InputOption;
+use Symfony\Component\Console\Output\OutputInterface;
+use WarmHttp\Relay\Assembly;
+use WarmHttp\Relay\JsonLogger;
+use WarmHttp\Relay\RelayConfig;
+use WarmHttp\Relay\Worker\RetryPolicy;
+
+#[AsCommand(name: 'relay', description: 'Run the relay daemon: durable fire-and-forget delivery and warm upstream connections for PHP-FPM')]
+final class RelayCommand extends Command
+{
+    protected function configure(): void
+    {
+        $this
+            ->addOption('socket', null, InputOption::VALUE_REQUIRED, 'Unix socket to listen on (mode 0660); "none" for TCP only', RelayConfig::DEFAULT_SOCKET)
+            ->addOption('tcp', null, InputOption::VALUE_REQUIRED, 'Also listen on a loopback TCP address, e.g. 127.0.0.1:8787 (needs --token)')
+            ->addOption('token', null, InputOption::VALUE_REQUIRED, 'Token TCP callers must send as X-WarmHttp-Token (default: $WARMHTTP_RELAY_TOKEN)')
+            ->addOption('spool', null, InputOption::VALUE_REQUIRED, 'The SQLite spool file', RelayConfig::DEFAULT_SPOOL)
+            ->addOption('spool-sync', null, InputOption::VALUE_REQUIRED, 'normal: a 202 survives the relay being killed or restarted (the journal write is in the page cache); full: it survives power loss too (one fdatasync per group of requests)', 'normal')
+            ->addOption('spool-reserve', null, InputOption::VALUE_REQUIRED, 'Refuse new requests (507) when less than this many bytes are free on the spool disk', '16777216')
+            ->addOption('cafile', null, InputOption::VALUE_REQUIRED, 'CA bundle for upstream TLS (as the client option)')
+            ->addOption('allow-private-networks', null, InputOption::VALUE_NONE, 'Allow loopback, private, link-local, CGNAT and metadata destinations')
+            ->addOption('allow-host', null, InputOption::VALUE_REQUIRED | InputOption::VALUE_IS_ARRAY, 'Allow this host whatever it resolves to (repeatable; *.example.com for subdomains)')
+            ->addOption('max-body', null, InputOption::VALUE_REQUIRED, 'Largest request body accepted, bytes', '10485760')
+            ->addOption('retry-base', null, InputOption::VALUE_REQUIRED, 'First retry delay ceiling, seconds (doubles per attempt, full jitter)', '1')
+            ->addOption('retry-cap', null, InputOption::VALUE_REQUIRED, 'Longest retry delay, seconds', '300')
+            ->addOption('max-age', null, InputOption::VALUE_REQUIRED, 'Give up (dead-letter) after this many seconds', '86400')
+            ->addOption('max-attempts', null, InputOption::VALUE_REQUIRED, 'Give up after this many attempts (0: only --max-age)', '0')
+            ->addOption('max-in-flight', null, InputOption::VALUE_REQUIRED, 'Deliveries in flight at once', '512')
+            ->addOption('max-per-host', null, InputOption::VALUE_REQUIRED, 'Deliveries in flight per destination (scheme, host, port)', '128')
+            ->addOption('timeout', null, InputOption::VALUE_REQUIRED, 'Upstream request timeout, seconds', '30')
+            ->addOption('drain-timeout', null, InputOption::VALUE_REQUIRED, 'On SIGTERM, wait this long for in-flight deliveries', '10')
+            ->addOption('role', null, InputOption::VALUE_REQUIRED, 'Internal: "delivery" runs the delivery worker the relay starts for itself', 'front')
+            ->addOption('front-pid', null, InputOption::VALUE_REQUIRED, 'Internal: the front process a delivery worker belongs to; it exits when that one is gone');
+    }
+
+    protected function execute(InputInterface $input, OutputInterface $output): int
+    {
+        $logger = new JsonLogger();
+        if (!\function_exists('pcntl_async_signals') || !\function_exists('posix_getppid')) {
+            $logger->critical('Relay cannot start: it needs the pcntl and posix extensions (Debian: php8.2-cli has both).');
+
+            return self::FAILURE;
+        }
+        try {
+            $config = $this->config($input);
+            /** @var list<string> $argv */
+            $argv = $_SERVER['argv'] ?? [];
+            $process = $input->getOption('role') === 'delivery'
+                ? Assembly::worker($config, $logger, (int) self::string($input, 'front-pid'))
+                : Assembly::front($config, $logger, $argv);
+        } catch (\RuntimeException|\InvalidArgumentException $e) {
+            $logger->critical('Relay cannot start', ['error' => $e->getMessage()]);
+
+            return self::FAILURE;
+        }
+        $process->run();
+
+        return self::SUCCESS;
+    }
+
+    private function config(InputInterface $input): RelayConfig
+    {
+        $socket = self::string($input, 'socket');
+        $token = self::string($input, 'token') ?? (getenv('WARMHTTP_RELAY_TOKEN') ?: null);
+        $sync = self::string($input, 'spool-sync');
+        if (!\in_array($sync, ['full', 'normal'], true)) {
+            throw new \InvalidArgumentException(\sprintf('--spool-sync must be "full" or "normal", got "%s".', $sync));
+        }
+        /** @var list<string> $hosts */
+        $hosts = $input->getOption('allow-host');
+
+        return new RelayConfig(
+            socketPath: $socket === 'none' ? null : $socket,
+            spoolPath: (string) self::string($input, 'spool'),
+            tcpAddress: self::string($input, 'tcp'),
+            token: $token,
+            cafile: self::string($input, 'cafile'),
+            allowPrivateNetworks: (bool) $input->getOption('allow-private-networks'),
+            allowedHosts: $hosts,
+            maxBodyBytes: self::number($input, 'max-body', 1),
+            retry: self::retryPolicy($input),
+            maxInFlight: self::number($input, 'max-in-flight', 1),
+            maxPerHost: self::number($input, 'max-per-host', 1),
+            timeout: self::seconds($input, 'timeout'),
+            drainTimeout: self::seconds($input, 'drain-timeout'),
+            fsync: $sync === 'full',
+            spoolReserveBytes: self::number($input, 'spool-reserve', 0),
+        );
+    }
+
+    /**
+     * A zero delay or age is refused rather than taken literally: --retry-base=0 or
+     * --retry-cap=0 would retry a failing origin in a tight loop, and --max-age=0 would silently
+     * never retry (unlike --max-attempts=0, which means no limit).
+     */
+    private static function retryPolicy(InputInterface $input): RetryPolicy
+    {
+        return new RetryPolicy(
+            self::seconds($input, 'retry-base', positive: true),
+            self::seconds($input, 'retry-cap', positive: true),
+            self::seconds($input, 'max-age', positive: true),
+            self::number($input, 'max-attempts', 0),
+        );
+    }
+
+    private static function string(InputInterface $input, string $name): ?string
+    {
+        $value = $input->getOption($name);
+
+        return \is_string($value) && $value !== '' ? $value : null;
+    }
+
+    private static function number(InputInterface $input, string $name, int $min): int
+    {
+        $value = self::string($input, $name) ?? '';
+        if (!ctype_digit($value) || (int) $value < $min) {
+            throw new \InvalidArgumentException(\sprintf('--%s must be a whole number >= %d, got "%s".', $name, $min, $value));
+        }
+
+        return (int) $value;
+    }
+
+    private static function seconds(InputInterface $input, string $name, bool $positive = false): float
+    {
+        $value = self::string($input, $name) ?? '';
+        // is_finite: "1e999" is numeric but INF
+        if (!is_numeric($value) || !is_finite((float) $value) || (float) $value < 0 || ($positive && (float) $value === 0.0)) {
+            throw new \InvalidArgumentException(\sprintf('--%s must be a number of seconds %s, got "%s".', $name, $positive ? '> 0' : '>= 0', $value));
+        }
+
+        return (float) $value;
+    }
+}

@@ -1,0 +1,198 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\Front;
+
+use Psr\Log\LoggerInterface;
+use WarmHttp\Relay\Guard\RefusedDestination;
+use WarmHttp\Relay\Guard\UnresolvableHost;
+use WarmHttp\Relay\Metrics;
+use WarmHttp\Relay\MetricsFile;
+use WarmHttp\Relay\Outbound\Upstream;
+use WarmHttp\Relay\RelayConfig;
+use WarmHttp\Relay\Storage\SpooledRequest;
+use WarmHttp\Relay\Storage\SpoolUnavailable;
+use WarmHttp\Relay\Wire\BadWireRequest;
+use WarmHttp\Relay\Wire\HeaderFilter;
+use WarmHttp\Relay\Wire\WireRequest;
+use WarmHttp\Relay\Wire\WireResponse;
+
+/**
+ * Decides what each request on the relay socket gets: journaled (async), forwarded (sync), a
+ * local endpoint (GET /metrics, GET /healthz), or an error naming what was wrong. Async requests
+ * of one loop iteration are appended to the journal together, and only then acknowledged; the
+ * delivery worker takes them from there.
+ *
+ * @internal
+ */
+final class Router
+{
+    /** @var list<array{CallerConnection, SpooledRequest}> */
+    private array $arrivals = [];
+
+    /** @param \Closure(): array<string, int|float> $gauges */
+    public function __construct(
+        private readonly RelayConfig $config,
+        private readonly JournalWriter $journal,
+        private readonly Upstream $upstream,
+        private readonly SyncForwarder $sync,
+        private readonly Metrics $metrics,
+        private readonly LoggerInterface $logger,
+        private readonly \Closure $gauges,
+    ) {}
+
+    public function hasArrivals(): bool
+    {
+        return $this->arrivals !== [];
+    }
+
+    public function idle(): bool
+    {
+        return $this->arrivals === [];
+    }
+
+    /** Takes and routes every complete request the connection has buffered, in order. */
+    public function serve(CallerConnection $connection): void
+    {
+        while (!$connection->busy && !$connection->closing) {
+            try {
+                $wire = $connection->takeRequest($this->config->maxBodyBytes);
+            } catch (BadWireRequest $e) {
+                $this->reject($connection, $e->status, $e->getMessage(), true);
+
+                return;
+            }
+            if ($wire === null) {
+                return;
+            }
+            if (!$wire->keepAlive()) {
+                $connection->closing = true;
+            }
+            $this->route($connection, $wire);
+        }
+    }
+
+    /** Group commit: one journal append for everything that arrived this round, then the 202s. */
+    public function commit(): void
+    {
+        if ($this->arrivals === []) {
+            return;
+        }
+        $batch = $this->arrivals;
+        $this->arrivals = [];
+        try {
+            $ids = $this->journal->append(array_map(static fn(array $a): SpooledRequest => $a[1], $batch));
+        } catch (SpoolUnavailable $e) {
+            $this->refuseBatch($batch, $e);
+
+            return;
+        }
+        $this->metrics->add('spool_commits_total');
+        $this->metrics->add('accepted_total', \count($ids));
+        foreach ($ids as $i => $id) {
+            $this->answer($batch[$i][0], WireResponse::accepted($id, $batch[$i][1]->idempotencyKey));
+        }
+    }
+
+    /** @param list<array{CallerConnection, SpooledRequest}> $batch */
+    private function refuseBatch(array $batch, SpoolUnavailable $e): void
+    {
+        $this->metrics->add('spool_failures_total');
+        $this->logger->error('Could not spool; callers were told to fall back (507)', ['error' => $e->getMessage(), 'requests' => \count($batch)]);
+        foreach ($batch as [$connection]) {
+            $this->answer($connection, WireResponse::relayError(507, $e->getMessage()));
+        }
+    }
+
+    private function route(CallerConnection $connection, WireRequest $wire): void
+    {
+        if ($wire->method === 'CONNECT') {
+            $this->reject($connection, 405, 'CONNECT is not supported: send the request itself with an absolute-form target (POST https://host/path HTTP/1.1), so the relay can pool the upstream connection.', true);
+
+            return;
+        }
+        if ($connection->needsToken && !hash_equals((string) $this->config->token, $wire->header('X-WarmHttp-Token') ?? '')) {
+            $this->reject($connection, 401, 'Missing or wrong X-WarmHttp-Token: the TCP listener requires the relay token.', false);
+
+            return;
+        }
+        match (true) {
+            !$wire->isAbsoluteForm() => $this->local($connection, $wire),
+            $wire->mode() === 'async' => $this->enqueue($connection, $wire),
+            $wire->mode() === 'sync' => $this->forward($connection, $wire),
+            default => $this->reject($connection, 400, \sprintf('Unknown X-WarmHttp-Mode "%s": use async or sync.', $wire->mode()), false),
+        };
+    }
+
+    private function enqueue(CallerConnection $connection, WireRequest $wire): void
+    {
+        try {
+            $request = Upstream::request($wire->method, $wire->target, HeaderFilter::forUpstream($wire->headers), $wire->body);
+            $this->upstream->checkDestination($request);
+        } catch (RefusedDestination $e) {
+            $this->reject($connection, 403, $e->getMessage(), false);
+
+            return;
+        } catch (UnresolvableHost) {
+            // DNS may recover: spool it and let delivery retry.
+        } catch (\InvalidArgumentException $e) {
+            $this->reject($connection, 400, $e->getMessage(), false);
+
+            return;
+        }
+        $key = $wire->header('Idempotency-Key');
+        $headers = array_values(array_filter(HeaderFilter::forUpstream($wire->headers), static fn(array $h): bool => strcasecmp($h[0], 'Idempotency-Key') !== 0));
+        $connection->busy = true;
+        $this->arrivals[] = [$connection, new SpooledRequest(
+            0,
+            $wire->method,
+            $wire->target,
+            $headers,
+            $wire->body,
+            $key !== null && $key !== '' ? $key : bin2hex(random_bytes(16)),
+            0,
+            microtime(true),
+        )];
+    }
+
+    private function forward(CallerConnection $connection, WireRequest $wire): void
+    {
+        $connection->busy = true;
+        $this->sync->forward($wire, $connection, fn() => $this->resume($connection));
+    }
+
+    private function local(CallerConnection $connection, WireRequest $wire): void
+    {
+        $path = (string) parse_url($wire->target, \PHP_URL_PATH);
+        match (true) {
+            $wire->method === 'GET' && $path === '/metrics' => $connection->send(WireResponse::render(200, $this->metrics->render(($this->gauges)(), MetricsFile::counters(MetricsFile::pathFor($this->config->spoolPath))), [['Content-Type', 'text/plain; version=0.0.4']])),
+            $wire->method === 'GET' && $path === '/healthz' => $connection->send(WireResponse::render(200, "ok\n")),
+            default => $this->reject($connection, 400, \sprintf('"%s %s": the relay forwards absolute-form targets only (POST https://host/path HTTP/1.1); its own endpoints are GET /metrics and GET /healthz.', $wire->method, substr($wire->target, 0, 100)), false),
+        };
+    }
+
+    private function reject(CallerConnection $connection, int $status, string $message, bool $close): void
+    {
+        $this->metrics->add('rejected_total');
+        $this->logger->notice('Request refused', ['status' => $status, 'error' => $message]);
+        if ($close) {
+            $connection->closing = true;
+            $connection->in = '';
+        }
+        $connection->send(WireResponse::relayError($status, $message, $close));
+    }
+
+    private function answer(CallerConnection $connection, string $bytes): void
+    {
+        $connection->send($bytes);
+        $this->resume($connection);
+    }
+
+    /** The connection's current request is answered: on to the next one it has buffered. */
+    private function resume(CallerConnection $connection): void
+    {
+        $connection->busy = false;
+        $this->serve($connection);
+    }
+}

@@ -1,0 +1,117 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\Front;
+
+use Psr\Http\Message\ResponseInterface;
+use WarmHttp\Exception\TimeoutException;
+use WarmHttp\Internal\BodyBuffer;
+use WarmHttp\Internal\CurlPool;
+use WarmHttp\Internal\Transfer;
+use WarmHttp\Relay\Wire\HeaderFilter;
+use WarmHttp\Relay\Wire\WireRequest;
+use WarmHttp\Relay\Wire\WireResponse;
+
+/**
+ * One sync-mode answer on its way to the caller: the destination's status and headers as soon
+ * as they arrive, then its body as curl receives it. Nothing is held whole: while the caller's
+ * socket is behind, body bytes wait in the transfer's buffer, and curl pauses the transfer
+ * when that is full (BodyBuffer). A body already complete when the head arrives (most
+ * answers) goes out in one write with its Content-Length.
+ *
+ * @internal
+ */
+final class StreamedAnswer
+{
+    /** Body bytes waiting for the caller's socket beyond which no more are taken from curl. */
+    private const CALLER_HIGH_WATER = 262144;
+
+    private ?BodyFraming $framing = null;
+
+    private bool $finished = false;
+
+    /** @param \Closure(): void $onFinished called once, when the answer is written or abandoned */
+    public function __construct(
+        private readonly Transfer $transfer,
+        private readonly BodyBuffer $body,
+        private readonly CallerConnection $connection,
+        private readonly WireRequest $wire,
+        private readonly \Closure $onFinished,
+    ) {}
+
+    /** The transfer has settled: its head (and maybe all of its body) is in, or it failed. */
+    public function start(): void
+    {
+        $outcome = $this->transfer->outcome();
+        if (!$outcome instanceof ResponseInterface) {
+            $status = $outcome instanceof TimeoutException ? 504 : 502;
+            $this->connection->send(WireResponse::relayError($status, $outcome?->getMessage() ?? 'the upstream transfer ended without an outcome'));
+            $this->finish();
+
+            return;
+        }
+        $this->framing = BodyFraming::choose($outcome, $this->wire, $this->body);
+        $head = WireResponse::head($outcome->getStatusCode(), HeaderFilter::forCaller($this->headers($outcome)), $outcome->getReasonPhrase(), $this->framing->headers());
+        // The common case, a body that arrived with its head: one write, no chunk framing.
+        $this->connection->send($this->framing->isWhole() ? $head . $this->body->take(\PHP_INT_MAX) : $head);
+        $this->pump();
+    }
+
+    /** Moves what curl has received to the caller, as far as the caller's socket keeps up. */
+    public function pump(): void
+    {
+        if ($this->finished || $this->framing === null) {
+            return;
+        }
+        if ($this->connection->gone) {
+            // Nobody reads the rest: stop the transfer (its connection is closed, not reused).
+            CurlPool::get()->abort($this->transfer);
+            $this->finish();
+
+            return;
+        }
+        while (\strlen($this->connection->out) < self::CALLER_HIGH_WATER) {
+            if ($this->body->isDrained()) {
+                $this->end();
+
+                return;
+            }
+            if (!$this->body->isReady()) {
+                return;
+            }
+            $this->connection->send($this->framing->frame($this->body->take(self::CALLER_HIGH_WATER)));
+        }
+    }
+
+    private function end(): void
+    {
+        if ($this->body->failure() !== null || $this->framing?->closesConnection()) {
+            // A body cut short upstream must reach the caller cut short too: close the
+            // connection without completing the framing, so the caller's client reports it.
+            $this->connection->closing = true;
+            $this->connection->in = '';
+        } else {
+            $this->connection->send($this->framing?->trailer() ?? '');
+        }
+        $this->finish();
+    }
+
+    private function finish(): void
+    {
+        if ($this->finished) {
+            return;
+        }
+        $this->finished = true;
+        ($this->onFinished)();
+    }
+
+    /** @return array<string, list<string>> */
+    private function headers(ResponseInterface $response): array
+    {
+        /** @var array<string, list<string>> $headers */
+        $headers = $response->getHeaders();
+
+        return $headers;
+    }
+}

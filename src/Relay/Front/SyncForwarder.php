@@ -1,0 +1,82 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\Front;
+
+use WarmHttp\Relay\Guard\RefusedDestination;
+use WarmHttp\Relay\Guard\UnresolvableHost;
+use WarmHttp\Relay\Metrics;
+use WarmHttp\Relay\Outbound\Upstream;
+use WarmHttp\Relay\Wire\HeaderFilter;
+use WarmHttp\Relay\Wire\WireRequest;
+use WarmHttp\Relay\Wire\WireResponse;
+
+/**
+ * Sync mode: forwards a caller's request over the relay's warm pooled connections and streams
+ * the destination's response back (StreamedAnswer). An error of the relay itself carries
+ * X-WarmHttp-Error.
+ *
+ * @internal
+ */
+final class SyncForwarder
+{
+    /** @var array<int, StreamedAnswer> answers not yet fully written, by their connection's object id */
+    private array $answers = [];
+
+    public function __construct(private readonly Upstream $upstream, private readonly Metrics $metrics) {}
+
+    /** Sync requests whose answer is not yet fully handed to the caller's socket. */
+    public function inFlight(): int
+    {
+        return \count($this->answers);
+    }
+
+    /** @param \Closure(): void $finished called once, when the caller has its whole answer */
+    public function forward(WireRequest $wire, CallerConnection $connection, \Closure $finished): void
+    {
+        $this->metrics->add('sync_requests_total');
+        try {
+            $headers = HeaderFilter::forUpstream($wire->headers);
+            $transfer = $wire->body === '' && ($wire->method === 'GET' || $wire->method === 'HEAD')
+                ? $this->upstream->forwardBodiless($wire->method, $wire->target, $headers)
+                : $this->upstream->forward(Upstream::request($wire->method, $wire->target, $headers, $wire->body));
+        } catch (RefusedDestination $e) {
+            $this->refuse($connection, 403, $e->getMessage(), $finished);
+
+            return;
+        } catch (UnresolvableHost $e) {
+            $this->refuse($connection, 502, $e->getMessage(), $finished);
+
+            return;
+        } catch (\InvalidArgumentException $e) {
+            $this->refuse($connection, 400, $e->getMessage(), $finished);
+
+            return;
+        }
+        \assert($transfer->streamedBody !== null);
+        // A connection has one request answered at a time, so it keys its answer.
+        $id = spl_object_id($connection);
+        $answer = new StreamedAnswer($transfer, $transfer->streamedBody, $connection, $wire, function () use ($id, $finished): void {
+            unset($this->answers[$id]);
+            $finished();
+        });
+        $this->answers[$id] = $answer;
+        $transfer->onSettle(static fn() => $answer->start());
+    }
+
+    /** Moves received body bytes on to callers; the daemon calls it every round. */
+    public function pump(): void
+    {
+        foreach ($this->answers as $answer) {
+            $answer->pump();
+        }
+    }
+
+    /** @param \Closure(): void $finished */
+    private function refuse(CallerConnection $connection, int $status, string $message, \Closure $finished): void
+    {
+        $connection->send(WireResponse::relayError($status, $message));
+        $finished();
+    }
+}

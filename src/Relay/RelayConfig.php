@@ -1,0 +1,37 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay;
+
+use WarmHttp\Relay\Worker\RetryPolicy;
+
+/**
+ * The relay daemon's settings, from `bin/warmhttp relay` options.
+ *
+ * @internal
+ */
+final readonly class RelayConfig
+{
+    public const DEFAULT_SOCKET = '/run/warmhttp/relay.sock';
+    public const DEFAULT_SPOOL = '/var/lib/warmhttp/relay.sqlite';
+
+    /** @param list<string> $allowedHosts */
+    public function __construct(
+        public ?string $socketPath = self::DEFAULT_SOCKET,
+        public string $spoolPath = self::DEFAULT_SPOOL,
+        public ?string $tcpAddress = null,
+        public ?string $token = null,
+        public ?string $cafile = null,
+        public bool $allowPrivateNetworks = false,
+        public array $allowedHosts = [],
+        public int $maxBodyBytes = 10485760,
+        public RetryPolicy $retry = new RetryPolicy(),
+        public int $maxInFlight = 512,
+        public int $maxPerHost = 128,
+        public float $timeout = 30.0,
+        public float $drainTimeout = 10.0,
+        public bool $fsync = false,
+        public int $spoolReserveBytes = 16777216,
+    ) {}
+}

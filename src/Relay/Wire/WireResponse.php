@@ -1,0 +1,59 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\Wire;
+
+/**
+ * Renders the relay's HTTP/1.1 answers on its socket.
+ *
+ * @internal
+ */
+final class WireResponse
+{
+    private const REASONS = [
+        100 => 'Continue', 200 => 'OK', 202 => 'Accepted', 400 => 'Bad Request', 401 => 'Unauthorized',
+        403 => 'Forbidden', 404 => 'Not Found', 405 => 'Method Not Allowed', 411 => 'Length Required',
+        413 => 'Content Too Large', 431 => 'Request Header Fields Too Large', 500 => 'Internal Server Error',
+        502 => 'Bad Gateway', 503 => 'Service Unavailable', 504 => 'Gateway Timeout', 507 => 'Insufficient Storage',
+    ];
+
+    /** @param list<array{string, string}> $headers */
+    public static function render(int $status, string $body, array $headers = [], bool $close = false, string $reason = ''): string
+    {
+        $framing = [['Content-Length', (string) \strlen($body)], ...($close ? [['Connection', 'close']] : [])];
+
+        return self::head($status, $headers, $reason, $framing) . $body;
+    }
+
+    /**
+     * A status line and headers, the blank line included; the body (if any) follows separately.
+     *
+     * @param list<array{string, string}> $headers
+     * @param list<array{string, string}> $framing how the body is delimited, written last
+     */
+    public static function head(int $status, array $headers, string $reason, array $framing): string
+    {
+        $head = \sprintf("HTTP/1.1 %d %s\r\n", $status, $reason !== '' ? $reason : (self::REASONS[$status] ?? 'Status'));
+        foreach ([...$headers, ...$framing] as [$name, $value]) {
+            $head .= $name . ': ' . $value . "\r\n";
+        }
+
+        return $head . "\r\n";
+    }
+
+    /** An answer from the relay itself (not the destination), with a one-line reason. */
+    public static function relayError(int $status, string $message, bool $close = false): string
+    {
+        return self::render($status, $message . "\n", [
+            ['Content-Type', 'text/plain; charset=utf-8'],
+            ['X-WarmHttp-Error', str_replace(["\r", "\n"], ' ', substr($message, 0, 200))],
+        ], $close);
+    }
+
+    /** @param string $id where the journal holds it, segment-offset */
+    public static function accepted(string $id, string $idempotencyKey): string
+    {
+        return self::render(202, '', [['X-WarmHttp-Id', $id], ['Idempotency-Key', $idempotencyKey]]);
+    }
+}

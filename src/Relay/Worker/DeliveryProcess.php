@@ -1,0 +1,142 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\Worker;
+
+use Psr\Log\LoggerInterface;
+use WarmHttp\Internal\CurlPool;
+use WarmHttp\Relay\MetricsFile;
+use WarmHttp\Relay\Storage\JournalPosition;
+use WarmHttp\Relay\Storage\Spool;
+use WarmHttp\Relay\Storage\SpoolUnavailable;
+
+/**
+ * The relay's second process: takes acknowledged requests from the journal into the SQLite
+ * spool and delivers them, with retries and dead letters. Apart from the front process so a
+ * caller waiting for its 202 never waits behind delivery work (TLS, HTTP/2, bookkeeping).
+ * It exits when the front process goes away, and holds a lock so that only one worker runs.
+ *
+ * @internal
+ */
+final class DeliveryProcess
+{
+    /**
+     * The worker yields to the front: a caller blocked on its 202 should not wait behind
+     * delivery work on a busy machine. Measured on 2 cores (bench relay rows, 2,000
+     * dispatches): p99 of the hand-off 471 and 743 µs at equal priority, 231 and 238 µs with the
+     * worker at nice 10; at nice 19 three runs gave 182, 207 and 221 µs against 602, 425 and 233
+     * at nice 10, side by side. Delivery throughput did not drop: the worker still gets every
+     * cycle the front leaves.
+     */
+    private const NICENESS = 19;
+
+    /** The longest the worker sleeps: how late it may notice a new journal record. */
+    private const TICK_SECONDS = 0.005;
+
+    private bool $stopping = false;
+
+    private float $drainDeadline = \INF;
+
+    private JournalPosition $position;
+
+    /** @param resource $lock held for the worker's life (flock): one worker per spool */
+    public function __construct(
+        private readonly mixed $lock, // @phpstan-ignore property.onlyWritten (holding it keeps the lock)
+        private readonly Spool $spool,
+        private readonly JournalReader $journal,
+        private readonly Deliverer $deliverer,
+        private readonly MetricsFile $metrics,
+        private readonly LoggerInterface $logger,
+        private readonly float $drainTimeout,
+        private readonly int $frontPid,
+    ) {
+        $this->position = $spool->journalPosition();
+    }
+
+    public function run(): void
+    {
+        $this->trapSignals();
+        @proc_nice(self::NICENESS); // lowering one's own priority needs no privilege
+        $pool = CurlPool::get();
+        while (!$this->finished()) {
+            try {
+                $this->takeIn();
+                if (!$this->stopping) {
+                    $this->deliverer->launchDue(microtime(true));
+                }
+            } catch (\PDOException|SpoolUnavailable $e) {
+                // A full or failing disk: nothing acknowledged is lost (it stays in the journal
+                // or the spool); try again shortly rather than exit and fail to reopen.
+                $this->logger->error('The spool failed; retrying', ['error' => $e->getMessage()]);
+                usleep(100_000);
+            }
+            $this->wait($pool);
+            $this->metrics->publish($this->deliverer->inFlight());
+            if ($this->drainDeadline > 0.0 && posix_getppid() !== $this->frontPid) {
+                // Killed, not drained: leave at once; what is in flight stays spooled and is
+                // delivered again by the next worker (at least once).
+                $this->logger->warning('The relay front process is gone; the delivery worker stops');
+                $this->stop();
+                $this->drainDeadline = 0.0;
+            }
+        }
+        $this->takeIn();
+        $this->metrics->publish(0, force: true);
+    }
+
+    public function stop(): void
+    {
+        if (!$this->stopping) {
+            $this->stopping = true;
+            $this->drainDeadline = microtime(true) + $this->drainTimeout;
+        }
+    }
+
+    private function finished(): bool
+    {
+        return $this->stopping && ($this->deliverer->inFlight() === 0 || microtime(true) >= $this->drainDeadline);
+    }
+
+    /** One transaction: new journal records, the outcomes so far, the new journal position. */
+    private function takeIn(): void
+    {
+        [$requests, $to] = $this->journal->read($this->position);
+        $outcomes = $this->deliverer->outcomes();
+        if ($requests === [] && $outcomes->isEmpty() && $to == $this->position) {
+            return;
+        }
+        try {
+            $stored = $this->spool->commit($requests, $outcomes, $to);
+        } catch (SpoolUnavailable $e) {
+            $this->logger->error('Could not take journal records into the spool; will try again', ['error' => $e->getMessage()]);
+
+            return;
+        }
+        $this->deliverer->recorded();
+        if ($to->segment !== $this->position->segment) {
+            $this->journal->forget($to);
+        }
+        $this->position = $to;
+        if (!$this->stopping) {
+            $this->deliverer->offer($stored);
+        }
+    }
+
+    private function wait(CurlPool $pool): void
+    {
+        if ($pool->inFlight() > 0) {
+            $pool->tick(self::TICK_SECONDS);
+
+            return;
+        }
+        usleep((int) (min(self::TICK_SECONDS, $this->deliverer->idleFor(microtime(true))) * 1e6));
+    }
+
+    private function trapSignals(): void
+    {
+        pcntl_async_signals(true);
+        pcntl_signal(\SIGTERM, fn() => $this->stop());
+        pcntl_signal(\SIGINT, fn() => $this->stop());
+    }
+}

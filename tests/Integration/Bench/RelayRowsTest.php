@@ -1,0 +1,104 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Integration\Bench;
+
+use PHPUnit\Framework\TestCase;
+use Symfony\Component\Console\Output\BufferedOutput;
+use WarmHttp\Bench\BenchConfig;
+use WarmHttp\Bench\BenchContext;
+use WarmHttp\Bench\Goal;
+use WarmHttp\Bench\Group\RelayGroup;
+use WarmHttp\Bench\Output\Cells;
+use WarmHttp\Bench\Output\SvgChart;
+use WarmHttp\Bench\RelayGoals;
+use WarmHttp\Bench\Report;
+use WarmHttp\Bench\Row;
+use WarmHttp\Bench\Target\UrlTargets;
+use WarmHttp\Bench\Tls;
+
+/**
+ * The relay rows' reporting: goals judged from the numbers the rows carry, units and notes in
+ * the table and chart, and skipping (with the reason) where the relay cannot run. The
+ * measurements themselves run in BenchCommandTest's smoke run.
+ */
+final class RelayRowsTest extends TestCase
+{
+    public function testGoalsAreMetOrMissedOnTheRowsNumbers(): void
+    {
+        $met = RelayGoals::check(self::byId([
+            self::row('warmhttp-dispatch', 'µs/call', 40.0, ['p99' => 120.0]),
+            self::row('warmhttp-throughput', 'deliveries/s', 6200.0, ['lost' => 0, 'runs' => 3, 'duplicates' => 0, 'relayCores' => 0.97]),
+            self::row('warmhttp-sync-first-call', 'ms', 20.2, ['warmFloorMs' => 20.1], 20.0),
+        ]));
+        self::assertSame([true, true, true], array_map(static fn(Goal $g): ?bool => $g->met, $met));
+        self::assertStringContainsString('p99 120 µs', $met[0]->measured);
+        self::assertStringContainsString('relay adds 0.10 ms', $met[2]->measured);
+
+        $missed = RelayGoals::check(self::byId([
+            self::row('warmhttp-dispatch', 'µs/call', 40.0, ['p99' => 150.0]),
+            self::row('warmhttp-throughput', 'deliveries/s', 6200.0, ['lost' => 1, 'runs' => 3, 'duplicates' => 0, 'relayCores' => 0.97]),
+            self::row('warmhttp-sync-first-call', 'ms', 20.4, [], 20.0),
+        ]));
+        self::assertSame([false, false, false], array_map(static fn(Goal $g): ?bool => $g->met, $missed));
+        self::assertSame([null, null, null], array_map(static fn(Goal $g): ?bool => $g->met, RelayGoals::check([])));
+    }
+
+    public function testTwoCoresAreNotOneCore(): void
+    {
+        $goals = RelayGoals::check(self::byId([self::row('warmhttp-throughput', 'deliveries/s', 9000.0, ['lost' => 0, 'runs' => 1, 'duplicates' => 0, 'relayCores' => 1.8, 'relayCoresByProcess' => '0.30 + 1.50'])]));
+
+        self::assertFalse($goals[1]->met);
+        self::assertStringContainsString('relay CPU 1.80 cores (0.30 + 1.50)', $goals[1]->measured);
+    }
+
+    public function testTableAndChartShowEachUnitWithItsNote(): void
+    {
+        $rows = [
+            self::row('warmhttp-dispatch', 'µs/call', 41.3, ['note' => 'p99 97 µs (n=2000)']),
+            self::row('warmhttp-throughput', 'deliveries/s', 5210.0, ['note' => 'lost 0 of 3 × 10000']),
+            self::row('warmhttp-sync-first-call', 'ms', 21.0, ['note' => 'warm curl through the rig: 20.6 ms'], 20.0),
+            self::row('fpm-blocking', 'req/min', 480.0, []),
+        ];
+
+        self::assertSame(['41.3 µs/call', 'p99 97 µs (n=2000)'], [Cells::row($rows[0])[1], Cells::row($rows[0])[6]]);
+        self::assertSame('5210 deliveries/s', Cells::row($rows[1])[1]);
+        self::assertSame('1.05× · warm curl through the rig: 20.6 ms', Cells::row($rows[2])[6]);
+        $svg = SvgChart::render(new Report([], ['relay' => 'The relay'], $rows, []));
+        self::assertStringContainsString('5210 deliveries/s · lost 0 of 3 × 10000', $svg);
+        self::assertStringContainsString('480 req/min', $svg);
+        self::assertStringContainsString('1.05× · 21.0 ms', $svg);
+    }
+
+    public function testWithUrlEveryRelayRowIsSkippedWithTheReason(): void
+    {
+        $context = new BenchContext(new BenchConfig(only: ['relay/*']), new UrlTargets('https://api.example.invalid/health', new Tls(null)), new BufferedOutput());
+
+        $rows = (new RelayGroup())->run($context);
+
+        self::assertCount(10, $rows);
+        foreach ($rows as $row) {
+            self::assertSame(Row::SKIPPED, $row->status);
+            self::assertStringContainsString('rig only', (string) $row->reason);
+        }
+    }
+
+    /**
+     * @param array<string, float|int|string> $extra
+     */
+    private static function row(string $name, string $unit, float $median, array $extra, ?float $limit = null): Row
+    {
+        return new Row('relay', $name, $name, Row::OK, unit: $unit, min: $median, median: $median, max: $median, requests: 10, connections: $limit === null ? null : 0, limit: $limit, limitFormula: $limit === null ? null : '1 × RTT', extra: $extra);
+    }
+
+    /**
+     * @param list<Row> $rows
+     *
+     * @return array<string, Row>
+     */
+    private static function byId(array $rows): array
+    {
+        return array_combine(array_map(static fn(Row $r): string => $r->id(), $rows), $rows);
+    }
+}
