@@ -15,16 +15,17 @@ use Psr\Http\Message\StreamInterface;
 use Psr\Http\Message\UriFactoryInterface;
 use Psr\Http\Message\UriInterface;
 use WarmHttp\Internal\Batch;
-use WarmHttp\Internal\BodyBuffer;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\ErrorLogLogger;
 use WarmHttp\Internal\MemoryStream;
 use WarmHttp\Internal\Options;
+use WarmHttp\Internal\Psr7Exchange;
 use WarmHttp\Internal\RequestGuard;
 use WarmHttp\Internal\Scheduler;
 use WarmHttp\Internal\Transfer;
 use WarmHttp\Relay\App\Dispatcher;
+use WarmHttp\Relay\App\SyncRoute;
 
 /**
  * A PSR-18 client on the process-wide warm pool. Make as many as you like: every instance
@@ -143,12 +144,13 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
     private function start(RequestInterface $request): Transfer
     {
         $request = $this->prepare($request);
-        $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), Transfer::isSafeToResend($request));
+        $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), Psr7Exchange::isSafeToResend($request));
         $relay = $this->options->relay();
         if ($relay !== null && $this->options->bool('relay_sync')) {
-            $curl = CurlOptions::throughRelay($curl, $request, $relay, $this->options->string('relay_token'));
+            $curl = SyncRoute::curlOptions($curl, $request, $relay, $this->options->string('relay_token'));
         }
-        $transfer = new Transfer($request, $curl, $this->options->int('max_response_bytes'), $this->options->bool('stream') ? new BodyBuffer() : null);
+        $spec = Psr7Exchange::spec($request, $curl, $this->options->bool('stream'), $this->options->int('max_response_bytes'));
+        $transfer = new Transfer($spec, new Psr7Exchange($request));
         CurlPool::get()->start($transfer);
 
         return $transfer;

@@ -8,7 +8,6 @@ use Psr\Http\Client\ClientExceptionInterface;
 use Psr\Http\Message\ResponseInterface;
 use WarmHttp\Exception\NetworkException;
 use WarmHttp\Internal\CurlPool;
-use WarmHttp\Internal\ResponseParser;
 use WarmHttp\Internal\Scheduler;
 use WarmHttp\Internal\Transfer;
 
@@ -40,8 +39,7 @@ final class PendingResponse
         if ($this->transfer->isSettled()) {
             return;
         }
-        $request = $this->transfer->request;
-        CurlPool::get()->cancel($this->transfer, new NetworkException($request, ResponseParser::describe($request, 'the request was cancelled')));
+        CurlPool::get()->cancel($this->transfer, $this->transfer->exchange->stopped($this->transfer, 'the request was cancelled'));
     }
 
     /**

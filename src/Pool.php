@@ -4,9 +4,8 @@ declare(strict_types=1);
 
 namespace WarmHttp;
 
-use WarmHttp\Exception\NetworkException;
+use Psr\Http\Client\ClientExceptionInterface;
 use WarmHttp\Internal\CurlPool;
-use WarmHttp\Internal\ResponseParser;
 use WarmHttp\Internal\Transfer;
 
 /**
@@ -41,9 +40,6 @@ final class Pool
      */
     public static function reset(): void
     {
-        CurlPool::get()->reset(static fn(Transfer $t): NetworkException => new NetworkException(
-            $t->request,
-            ResponseParser::describe($t->request, 'the pool was reset between two worker requests before this request was awaited'),
-        ));
+        CurlPool::get()->reset(static fn(Transfer $t): ClientExceptionInterface => $t->exchange->stopped($t, 'the pool was reset between two worker requests before this request was awaited'));
     }
 }

@@ -4,15 +4,8 @@ declare(strict_types=1);
 
 namespace WarmHttp\Internal;
 
-use Psr\Http\Client\ClientExceptionInterface;
-use Psr\Http\Message\RequestInterface;
-use WarmHttp\Exception\NetworkException;
-use WarmHttp\Exception\RequestException;
-use WarmHttp\Exception\ResponseTooLargeException;
-use WarmHttp\Exception\TimeoutException;
-
 /**
- * Turns a libcurl error number into the PSR-18 exception a user can act on.
+ * Turns a libcurl error number into a Failure a user can act on: its kind and its meaning.
  *
  * @internal
  */
@@ -48,37 +41,39 @@ final class CurlErrors
         return \in_array($errno, self::DEAD_CONNECTION, true);
     }
 
-    /** @param array<string, mixed> $curlInfo */
-    public static function toException(Transfer $transfer, int $errno, string $curlMessage, array $curlInfo): ClientExceptionInterface
+    /**
+     * @param array<string, mixed> $curlInfo
+     * @param int|null             $maxResponseBytes the `max_response_bytes` in force, if any
+     */
+    public static function classify(int $errno, string $curlMessage, array $curlInfo, ?int $maxResponseBytes): Failure
     {
-        $request = $transfer->request;
-
         return match (true) {
-            $errno === \CURLE_OPERATION_TIMEDOUT => self::timeout($request, $curlInfo),
-            $errno === \CURLE_FILESIZE_EXCEEDED, $errno === \CURLE_WRITE_ERROR && $transfer->maxResponseBytes !== null => new ResponseTooLargeException($request, ResponseParser::describe(
-                $request,
-                \sprintf('the response body is larger than the %d bytes allowed by the "max_response_bytes" option; it was cut off', $transfer->maxResponseBytes ?? 0),
-            )),
-            $errno === \CURLE_TOO_MANY_REDIRECTS => new RequestException($request, ResponseParser::describe($request, 'too many redirects (see the "max_redirects" option)')),
-            $errno === \CURLE_UNSUPPORTED_PROTOCOL && self::int($curlInfo, 'redirect_count') > 0 => new RequestException($request, ResponseParser::describe($request, 'a redirect pointed to a scheme other than http or https and was refused')),
-            default => new NetworkException($request, ResponseParser::describe($request, \sprintf(
+            $errno === \CURLE_OPERATION_TIMEDOUT => self::timeout($curlInfo),
+            $errno === \CURLE_FILESIZE_EXCEEDED, $errno === \CURLE_WRITE_ERROR && $maxResponseBytes !== null => new Failure(
+                FailureKind::TooLarge,
+                \sprintf('the response body is larger than the %d bytes allowed by the "max_response_bytes" option; it was cut off', $maxResponseBytes ?? 0),
+                $errno,
+            ),
+            $errno === \CURLE_TOO_MANY_REDIRECTS => new Failure(FailureKind::Request, 'too many redirects (see the "max_redirects" option)', $errno),
+            $errno === \CURLE_UNSUPPORTED_PROTOCOL && self::int($curlInfo, 'redirect_count') > 0 => new Failure(FailureKind::Request, 'a redirect pointed to a scheme other than http or https and was refused', $errno),
+            default => new Failure(FailureKind::Network, \sprintf(
                 '%s (curl error %d: %s)',
                 self::MEANING[$errno] ?? 'a transport error occurred',
                 $errno,
                 $curlMessage,
-            )), $errno),
+            ), $errno),
         };
     }
 
     /** @param array<string, mixed> $curlInfo */
-    private static function timeout(RequestInterface $request, array $curlInfo): TimeoutException
+    private static function timeout(array $curlInfo): Failure
     {
         $connected = self::int($curlInfo, 'connect_time_us') > 0 || ($curlInfo['num_connects'] ?? 1) === 0;
         $what = $connected
             ? \sprintf('no complete response within the "timeout" option (%.3f s elapsed)', self::int($curlInfo, 'total_time_us') / 1e6)
             : 'no connection within the "connect_timeout" option';
 
-        return new TimeoutException($request, ResponseParser::describe($request, $what));
+        return new Failure(FailureKind::Timeout, $what, \CURLE_OPERATION_TIMEDOUT);
     }
 
     /** @param array<string, mixed> $curlInfo */

@@ -5,7 +5,6 @@ declare(strict_types=1);
 namespace WarmHttp\Internal;
 
 use Psr\Http\Message\RequestInterface;
-use WarmHttp\Relay\App\RelayAddress;
 
 /**
  * Maps a Client's options and one request to CURLOPT_* arrays, one concern per function.
@@ -43,74 +42,6 @@ final class CurlOptions
             + self::method($request)
             + self::body($request, $safeToResend);
         $curl[\CURLOPT_HTTPHEADER] = self::headers($request, isset($curl[\CURLOPT_POSTFIELDS]) || isset($curl[\CURLOPT_INFILESIZE]));
-
-        return $curl;
-    }
-
-    /**
-     * A relay delivery: the spooled request as it was checked when the relay accepted it,
-     * without a PSR-7 round trip (building and reading back a Request with its body stream was
-     * 12% of the delivery worker's CPU). It always carries an Idempotency-Key, so libcurl may
-     * re-send its inline body on a dead reused connection.
-     *
-     * @param list<array{string, string}> $headers
-     * @param array<int, mixed>           $clientOptions
-     *
-     * @return array<int, mixed>
-     */
-    public static function forDelivery(string $method, string $url, array $headers, string $body, array $clientOptions): array
-    {
-        $hasBody = $body !== '' || \in_array($method, ['POST', 'PUT', 'PATCH'], true);
-        $curl = $clientOptions
-            + [\CURLOPT_URL => $url]
-            + self::version(null, strncasecmp($url, 'https:', 6) === 0)
-            + match (true) {
-                $method === 'GET' && $body === '' => [\CURLOPT_HTTPGET => true],
-                $method === 'HEAD' && $body === '' => [\CURLOPT_NOBODY => true],
-                default => [\CURLOPT_CUSTOMREQUEST => $method],
-            };
-        if ($hasBody) {
-            $curl[\CURLOPT_POSTFIELDS] = $body;
-        }
-        $lines = [];
-        foreach ($headers as [$name, $value]) {
-            if (!$hasBody || strcasecmp($name, 'Content-Length') !== 0) {
-                $lines[] = $name . ': ' . $value;
-            }
-        }
-        $lines[] = 'Expect:';
-        $curl[\CURLOPT_HTTPHEADER] = $lines;
-
-        return $curl;
-    }
-
-    /**
-     * Sends the request to the relay's sync mode instead: absolute-form target over the relay's
-     * socket, so the relay's warm upstream connections serve processes that keep none (PHP-FPM).
-     *
-     * @param array<int, mixed> $curl
-     *
-     * @return array<int, mixed>
-     */
-    public static function throughRelay(array $curl, RequestInterface $request, RelayAddress $relay, ?string $token): array
-    {
-        $curl[\CURLOPT_REQUEST_TARGET] = $curl[\CURLOPT_URL];
-        $curl[\CURLOPT_URL] = $relay->curlUrl();
-        if ($relay->socketPath !== null) {
-            $curl[\CURLOPT_UNIX_SOCKET_PATH] = $relay->socketPath;
-        }
-        $curl[\CURLOPT_HTTP_VERSION] = \CURL_HTTP_VERSION_1_1;
-        unset($curl[\CURLOPT_PIPEWAIT]);
-        /** @var list<string> $headers */
-        $headers = $curl[\CURLOPT_HTTPHEADER];
-        $headers[] = 'X-WarmHttp-Mode: sync';
-        if ($token !== null) {
-            $headers[] = 'X-WarmHttp-Token: ' . $token;
-        }
-        if (!$request->hasHeader('Host')) {
-            $headers[] = 'Host: ' . $request->getUri()->getAuthority();
-        }
-        $curl[\CURLOPT_HTTPHEADER] = $headers;
 
         return $curl;
     }
@@ -184,7 +115,7 @@ final class CurlOptions
     }
 
     /** @return array<int, mixed> */
-    private static function version(?string $httpVersion, bool $https): array
+    public static function version(?string $httpVersion, bool $https): array
     {
         return match (true) {
             $httpVersion === '1.1' => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1],

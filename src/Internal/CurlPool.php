@@ -5,8 +5,6 @@ declare(strict_types=1);
 namespace WarmHttp\Internal;
 
 use Psr\Http\Client\ClientExceptionInterface;
-use Psr\Http\Message\ResponseInterface;
-use WarmHttp\Exception\NetworkException;
 use WarmHttp\PoolStats;
 
 /**
@@ -138,11 +136,11 @@ final class CurlPool
     {
         $transfer->attempt();
         $handle = array_pop($this->spare) ?? curl_init();
-        $options = $transfer->curlOptions + [\CURLOPT_SHARE => $this->share];
+        $options = $transfer->spec->curlOptions + [\CURLOPT_SHARE => $this->share];
         if ($transfer->cappedBody !== null) {
             $options = self::sizeGuard($transfer->cappedBody) + $options;
-        } elseif ($transfer->discardBody) {
-            $options = DiscardedResponse::curlOptions($transfer->maxResponseBytes) + $options;
+        } elseif ($transfer->spec->sink === ResponseSink::Discarded) {
+            $options = DiscardedResponse::curlOptions($transfer->spec->maxResponseBytes) + $options;
         }
         if ($freshConnection) {
             $options[\CURLOPT_FRESH_CONNECT] = true;
@@ -213,8 +211,7 @@ final class CurlPool
     /** Stops a streamed transfer whose body nobody will read; its connection is closed, not reused. */
     public function abort(Transfer $transfer): void
     {
-        $request = $transfer->request;
-        $this->cancel($transfer, new NetworkException($request, ResponseParser::describe($request, 'the response body was closed before it was read to the end')));
+        $this->cancel($transfer, $transfer->exchange->stopped($transfer, 'the response body was closed before it was read to the end'));
     }
 
     /**
@@ -257,7 +254,7 @@ final class CurlPool
             unset($this->headersIn[$id]);
             $handle = $this->handles[$id] ?? null;
             if ($handle !== null && !$transfer->isSettled()) {
-                $transfer->settle($this->streamedResponse($transfer, $handle));
+                $transfer->settle($transfer->exchange->response($transfer, $handle, CurlInfo::read($handle)));
                 $settled = true;
             }
         }
@@ -280,7 +277,7 @@ final class CurlPool
             return;
         }
         $info = CurlInfo::read($handle);
-        $this->counters->record($transfer->request->getUri()->getHost(), $info);
+        $this->counters->record($transfer->spec->host(), $info);
         if ($errno !== \CURLE_OK && $this->shouldRetry($transfer, $errno, $info)) {
             $this->recycle($handle);
             $this->counters->retried();
@@ -288,14 +285,10 @@ final class CurlPool
 
             return;
         }
-        $failure = $errno === \CURLE_OK ? null : CurlErrors::toException($transfer, $errno, curl_error($handle), $info);
+        $failure = $errno === \CURLE_OK ? null : $transfer->exchange->failure($transfer, CurlErrors::classify($errno, curl_error($handle), $info, $transfer->spec->maxResponseBytes));
         $transfer->streamedBody?->finish($failure);
         if (!$transfer->isSettled()) {
-            $transfer->settle($failure ?? match (true) {
-                $transfer->streamedBody !== null => $this->streamedResponse($transfer, $handle),
-                $transfer->discardBody => DiscardedResponse::from($handle, $info),
-                default => ResponseParser::tryParse($transfer->request, $transfer->cappedBody?->contents() ?? (string) curl_multi_getcontent($handle), $info['header_size'], $info),
-            });
+            $transfer->settle($failure ?? $transfer->exchange->response($transfer, $handle, $info));
         }
         $this->recycle($handle, $transfer);
         $this->startReady($transfer, $info['http_version'], $info['num_connects'] > 0);
@@ -327,7 +320,7 @@ final class CurlPool
                     $this->headersIn[$id] = $transfer;
                 }
                 $this->bodyArrived = true;
-                if ($transfer->maxResponseBytes !== null && $buffer->received() + \strlen($chunk) > $transfer->maxResponseBytes) {
+                if ($transfer->spec->maxResponseBytes !== null && $buffer->received() + \strlen($chunk) > $transfer->spec->maxResponseBytes) {
                     return 0; // CURLE_WRITE_ERROR, reported as ResponseTooLargeException
                 }
 
@@ -336,15 +329,6 @@ final class CurlPool
         ];
     }
 
-    private function streamedResponse(Transfer $transfer, \CurlHandle $handle): ResponseInterface|NetworkException
-    {
-        \assert($transfer->streamedBody !== null);
-        $info = CurlInfo::read($handle);
-        $length = curl_getinfo($handle, \CURLINFO_CONTENT_LENGTH_DOWNLOAD_T);
-        $body = new PullStream($transfer->streamedBody, $transfer, $length >= 0 ? $length : null);
-
-        return ResponseParser::tryParse($transfer->request, $transfer->head(), \strlen($transfer->head()), $info, $body);
-    }
 
     /**
      * A connection that died while idle shows up on its first reuse. Retry once, on a fresh
@@ -358,7 +342,7 @@ final class CurlPool
             && !$transfer->isSettled()
             && CurlErrors::isDeadConnection($errno)
             && $info['num_connects'] === 0
-            && Transfer::isSafeToResend($transfer->request);
+            && $transfer->spec->resendable;
     }
 
     /** @return array<int, mixed> */

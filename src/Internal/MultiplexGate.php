@@ -135,11 +135,6 @@ final class MultiplexGate
 
     private static function originOf(Transfer $transfer): ?string
     {
-        if (($transfer->curlOptions[\CURLOPT_PIPEWAIT] ?? false) !== true) {
-            return null;
-        }
-        $uri = $transfer->request->getUri();
-
-        return $uri->getScheme() . '://' . $uri->getHost() . ':' . ($uri->getPort() ?? '');
+        return ($transfer->spec->curlOptions[\CURLOPT_PIPEWAIT] ?? false) === true ? $transfer->spec->origin : null;
     }
 }

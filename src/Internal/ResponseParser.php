@@ -6,7 +6,6 @@ namespace WarmHttp\Internal;
 
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\StreamInterface;
-use WarmHttp\Exception\NetworkException;
 use WarmHttp\Response;
 
 /**
@@ -19,18 +18,12 @@ final class ResponseParser
 {
     private const FIELDS = '/\\A(?:[!#$%&\'*+\\-.^_`|~0-9A-Za-z]+:[ \\t\\x21-\\x7E\\x80-\\xFF]*(?:\\r\\n|\\z))+\\z/';
 
-    /** @param array<string, mixed> $curlInfo */
-    public static function tryParse(RequestInterface $request, string $raw, int $headerSize, array $curlInfo, ?StreamInterface $body = null): Response|NetworkException
-    {
-        try {
-            return self::parse($request, $raw, $headerSize, $curlInfo, $body);
-        } catch (NetworkException $e) {
-            return $e;
-        }
-    }
-
-    /** @param array<string, mixed> $curlInfo */
-    public static function parse(RequestInterface $request, string $raw, int $headerSize, array $curlInfo, ?StreamInterface $body = null): Response
+    /**
+     * @param array<string, mixed> $curlInfo
+     *
+     * @throws MalformedResponse
+     */
+    public static function parse(string $raw, int $headerSize, array $curlInfo, ?StreamInterface $body = null): Response
     {
         $head = rtrim(substr($raw, 0, $headerSize));
         $last = strrpos($head, "\r\n\r\n");
@@ -38,15 +31,15 @@ final class ResponseParser
         $eol = strpos($head, "\r\n");
         $statusLine = $eol === false ? $head : substr($head, 0, $eol);
         $fields = $eol === false ? '' : substr($head, $eol + 2);
-        [$version, $status, $reason] = self::statusLine($request, $statusLine);
-        self::checkFields($request, $fields);
+        [$version, $status, $reason] = self::statusLine($statusLine);
+        self::checkFields($fields);
         $lines = $fields === '' ? [] : explode("\r\n", $fields);
 
         return new Response(new ParsedResponse($status, $reason, $version, $lines, $body ?? new MemoryStream(substr($raw, $headerSize))), $curlInfo);
     }
 
     /** @return array{string, int, string} */
-    private static function statusLine(RequestInterface $request, string $line): array
+    private static function statusLine(string $line): array
     {
         // "HTTP/1.1 200 OK", "HTTP/2 200": split by hand, a regex here cost 1-3 µs per response
         $space = strpos($line, ' ');
@@ -55,7 +48,7 @@ final class ResponseParser
         $rest = (string) substr($line, $space + 4);
         if (!str_starts_with($line, 'HTTP/') || !\in_array($version, ['1.0', '1.1', '2', '3'], true)
             || \strlen($code) !== 3 || !ctype_digit($code) || ($rest !== '' && $rest[0] !== ' ')) {
-            throw new NetworkException($request, self::describe($request, 'the response has a malformed status line ' . json_encode(substr($line, 0, 80))));
+            throw new MalformedResponse('the response has a malformed status line ' . json_encode(substr($line, 0, 80)));
         }
 
         return [$version, (int) $code, ltrim($rest, ' ')];
@@ -65,14 +58,14 @@ final class ResponseParser
      * All header lines at once, by one regex: a token, a colon, then visible characters, space,
      * tab or obs-text (RFC 9110 5.5, the rule nyholm applies).
      */
-    private static function checkFields(RequestInterface $request, string $fields): void
+    private static function checkFields(string $fields): void
     {
         if ($fields === '' || preg_match(self::FIELDS, $fields) === 1) {
             return;
         }
         foreach (explode("\r\n", $fields) as $line) {
             if (preg_match(self::FIELDS, $line) !== 1) {
-                throw new NetworkException($request, self::describe($request, 'the response has a malformed header line ' . json_encode(substr($line, 0, 80))));
+                throw new MalformedResponse('the response has a malformed header line ' . json_encode(substr($line, 0, 80)));
             }
         }
     }

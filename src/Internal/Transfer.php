@@ -5,11 +5,11 @@ declare(strict_types=1);
 namespace WarmHttp\Internal;
 
 use Psr\Http\Client\ClientExceptionInterface;
-use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
 
 /**
- * One request on its way through the pool: what to send, how, and, once settled, its outcome.
+ * One request on its way through the pool: what to send (its TransferSpec), who turns curl's
+ * result into an outcome (its Exchange), and, once settled, that outcome.
  *
  * @internal
  */
@@ -28,26 +28,21 @@ final class Transfer implements Waitable
     /** Set when the response is buffered under `max_response_bytes`. */
     public readonly ?CappedBuffer $cappedBody;
 
-    /**
-     * @param array<int, mixed> $curlOptions
-     * @param BodyBuffer|null     $streamedBody set when the body is to be streamed, not buffered
-     * @param bool                $discardBody  only the status and Retry-After matter (relay
-     *                                          deliveries): the response goes to /dev/null
-     */
+    /** Set when the response body is streamed (ResponseSink::Streamed). */
+    public readonly ?BodyBuffer $streamedBody;
+
     public function __construct(
-        public readonly RequestInterface $request,
-        public readonly array $curlOptions,
-        public readonly ?int $maxResponseBytes,
-        public readonly ?BodyBuffer $streamedBody = null,
-        public readonly bool $discardBody = false,
+        public readonly TransferSpec $spec,
+        public readonly Exchange $exchange,
     ) {
-        $this->cappedBody = $maxResponseBytes !== null && $streamedBody === null && !$discardBody ? new CappedBuffer($maxResponseBytes) : null;
+        $this->streamedBody = $spec->sink === ResponseSink::Streamed ? new BodyBuffer() : null;
+        $this->cappedBody = $spec->maxResponseBytes !== null && $spec->sink === ResponseSink::Buffered ? new CappedBuffer($spec->maxResponseBytes) : null;
     }
 
     /** Whether its easy handle got PHP callbacks, which must be cleared before recycling. */
     public function usesCallbacks(): bool
     {
-        return $this->streamedBody !== null || $this->cappedBody !== null || isset($this->curlOptions[\CURLOPT_READFUNCTION]);
+        return $this->streamedBody !== null || $this->cappedBody !== null || isset($this->spec->curlOptions[\CURLOPT_READFUNCTION]);
     }
 
     public function isSettled(): bool
@@ -84,13 +79,6 @@ final class Transfer implements Waitable
     public function attempts(): int
     {
         return $this->attempts;
-    }
-
-    /** GET, HEAD, OPTIONS, PUT, DELETE, TRACE, or anything with an Idempotency-Key (RFC 9110 9.2.2). */
-    public static function isSafeToResend(RequestInterface $request): bool
-    {
-        return \in_array($request->getMethod(), ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'], true)
-            || $request->hasHeader('Idempotency-Key');
     }
 
     public function settle(ResponseInterface|ClientExceptionInterface $outcome): void

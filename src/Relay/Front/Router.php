@@ -15,6 +15,7 @@ use WarmHttp\Relay\Storage\SpooledRequest;
 use WarmHttp\Relay\Storage\SpoolUnavailable;
 use WarmHttp\Relay\Wire\BadWireRequest;
 use WarmHttp\Relay\Wire\HeaderFilter;
+use WarmHttp\Relay\Wire\Target;
 use WarmHttp\Relay\Wire\WireRequest;
 use WarmHttp\Relay\Wire\WireResponse;
 
@@ -128,8 +129,7 @@ final class Router
     private function enqueue(CallerConnection $connection, WireRequest $wire): void
     {
         try {
-            $request = Upstream::request($wire->method, $wire->target, HeaderFilter::forUpstream($wire->headers), $wire->body);
-            $this->upstream->checkDestination($request);
+            $this->upstream->checkDestination(Target::parse($wire->target));
         } catch (RefusedDestination $e) {
             $this->reject($connection, 403, $e->getMessage(), false);
 

@@ -5,10 +5,11 @@ declare(strict_types=1);
 namespace WarmHttp\Relay\Front;
 
 use Psr\Http\Message\ResponseInterface;
-use WarmHttp\Exception\TimeoutException;
 use WarmHttp\Internal\BodyBuffer;
 use WarmHttp\Internal\CurlPool;
+use WarmHttp\Internal\FailureKind;
 use WarmHttp\Internal\Transfer;
+use WarmHttp\Relay\Outbound\UpstreamFailure;
 use WarmHttp\Relay\Wire\HeaderFilter;
 use WarmHttp\Relay\Wire\WireRequest;
 use WarmHttp\Relay\Wire\WireResponse;
@@ -45,7 +46,7 @@ final class StreamedAnswer
     {
         $outcome = $this->transfer->outcome();
         if (!$outcome instanceof ResponseInterface) {
-            $status = $outcome instanceof TimeoutException ? 504 : 502;
+            $status = $outcome instanceof UpstreamFailure && $outcome->kind === FailureKind::Timeout ? 504 : 502;
             $this->connection->send(WireResponse::relayError($status, $outcome?->getMessage() ?? 'the upstream transfer ended without an outcome'));
             $this->finish();
 

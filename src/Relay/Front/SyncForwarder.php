@@ -9,6 +9,7 @@ use WarmHttp\Relay\Guard\UnresolvableHost;
 use WarmHttp\Relay\Metrics;
 use WarmHttp\Relay\Outbound\Upstream;
 use WarmHttp\Relay\Wire\HeaderFilter;
+use WarmHttp\Relay\Wire\Target;
 use WarmHttp\Relay\Wire\WireRequest;
 use WarmHttp\Relay\Wire\WireResponse;
 
@@ -38,9 +39,7 @@ final class SyncForwarder
         $this->metrics->add('sync_requests_total');
         try {
             $headers = HeaderFilter::forUpstream($wire->headers);
-            $transfer = $wire->body === '' && ($wire->method === 'GET' || $wire->method === 'HEAD')
-                ? $this->upstream->forwardBodiless($wire->method, $wire->target, $headers)
-                : $this->upstream->forward(Upstream::request($wire->method, $wire->target, $headers, $wire->body));
+            $transfer = $this->upstream->forward($wire->method, Target::parse($wire->target), $headers, $wire->body);
         } catch (RefusedDestination $e) {
             $this->refuse($connection, 403, $e->getMessage(), $finished);
 

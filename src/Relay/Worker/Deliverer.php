@@ -149,7 +149,7 @@ final class Deliverer
 
             return;
         } catch (RefusedDestination|\InvalidArgumentException $e) {
-            $this->settle($spooled, ['dead', 0.0, $e->getMessage()]);
+            $this->settle($spooled, Decision::dead($e->getMessage()));
 
             return;
         }
@@ -160,10 +160,9 @@ final class Deliverer
         });
     }
 
-    /** @param array{string, float, string} $decision */
-    private function settle(SpooledRequest $request, array $decision): void
+    private function settle(SpooledRequest $request, Decision $decision): void
     {
-        [$verdict, $at, $reason] = $decision;
+        [$verdict, $at, $reason] = [$decision->verdict, $decision->retryAt, $decision->reason];
         $origin = $this->busy[$request->id];
         if (--$this->perOrigin[$origin] === 0) {
             unset($this->perOrigin[$origin]);
@@ -171,21 +170,21 @@ final class Deliverer
         $attempts = $request->attempts + 1;
         $context = ['id' => $request->id, 'method' => $request->method, 'uri' => $request->uri, 'attempts' => $attempts];
         match ($verdict) {
-            'delivered' => $this->outcomes->delivered[] = $request->id,
-            'retry' => $this->outcomes->retries[$request->id] = [$at, $attempts, $reason],
-            default => $this->outcomes->dead[$request->id] = [$attempts, $reason],
+            Verdict::Delivered => $this->outcomes->delivered[] = $request->id,
+            Verdict::Retry => $this->outcomes->retries[$request->id] = [$at, $attempts, $reason],
+            Verdict::Dead => $this->outcomes->dead[$request->id] = [$attempts, $reason],
         };
-        if ($verdict === 'retry') {
+        if ($verdict === Verdict::Retry) {
             $this->logger->info('Delivery failed; will retry', $context + ['error' => $reason, 'retry_in_s' => round($at - microtime(true), 3)]);
-        } elseif ($verdict === 'dead') {
+        } elseif ($verdict === Verdict::Dead) {
             $this->logger->warning('Delivery gave up; moved to the dead letters', $context + ['error' => $reason]);
         }
         $this->metrics->add(match ($verdict) {
-            'delivered' => 'delivered_total',
-            'retry' => 'retries_scheduled_total',
-            default => 'dead_lettered_total',
+            Verdict::Delivered => 'delivered_total',
+            Verdict::Retry => 'retries_scheduled_total',
+            Verdict::Dead => 'dead_lettered_total',
         });
-        if ($verdict === 'retry') {
+        if ($verdict === Verdict::Retry) {
             $this->nextLook = min($this->nextLook, $at);
         }
     }

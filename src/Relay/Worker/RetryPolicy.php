@@ -6,8 +6,8 @@ namespace WarmHttp\Relay\Worker;
 
 use Psr\Http\Client\ClientExceptionInterface;
 use Psr\Http\Message\ResponseInterface;
-use WarmHttp\Exception\RequestException;
-use WarmHttp\Exception\ResponseTooLargeException;
+use WarmHttp\Internal\FailureKind;
+use WarmHttp\Relay\Outbound\UpstreamFailure;
 use WarmHttp\Relay\Storage\SpooledRequest;
 
 /**
@@ -27,41 +27,32 @@ final readonly class RetryPolicy
         public int $maxAttempts = 0,
     ) {}
 
-    /** @return array{string, float, string} 'delivered'|'retry'|'dead', retry at, reason */
-    public function decide(SpooledRequest $request, int $attempts, ResponseInterface|ClientExceptionInterface $outcome, float $now): array
+    /** @param ResponseInterface|ClientExceptionInterface $outcome the attempt's response, or why it failed */
+    public function decide(SpooledRequest $request, int $attempts, ResponseInterface|ClientExceptionInterface $outcome, float $now): Decision
     {
-        if ($outcome instanceof ResponseTooLargeException) {
-            return ['delivered', 0.0, 'the response was larger than the relay reads; the request was received'];
-        }
-        if ($outcome instanceof RequestException) {
-            return ['dead', 0.0, $outcome->getMessage()];
-        }
         if ($outcome instanceof ResponseInterface) {
-            $status = $outcome->getStatusCode();
-            if ($status < 400) {
-                return ['delivered', 0.0, ''];
-            }
-            if ($status !== 429 && $status !== 408 && $status < 500) {
-                return ['dead', 0.0, \sprintf('HTTP %d: a client error is not retried', $status)];
-            }
+            return $this->afterResponse($request, $attempts, $outcome, $now);
         }
-        $reason = $outcome instanceof ResponseInterface ? \sprintf('HTTP %d', $outcome->getStatusCode()) : $outcome->getMessage();
+        $kind = $outcome instanceof UpstreamFailure ? $outcome->kind : FailureKind::Network;
 
-        return $this->later($request, $attempts, $reason, $now, $outcome instanceof ResponseInterface ? self::retryAfter($outcome, $now) : null);
+        return match ($kind) {
+            FailureKind::TooLarge => Decision::delivered('the response was larger than the relay reads; the request was received'),
+            FailureKind::Request => Decision::dead($outcome->getMessage()),
+            FailureKind::Network, FailureKind::Timeout => $this->later($request, $attempts, $outcome->getMessage(), $now),
+        };
     }
 
-    /** @return array{string, float, string} */
-    public function later(SpooledRequest $request, int $attempts, string $reason, float $now, ?float $retryAfter = null): array
+    public function later(SpooledRequest $request, int $attempts, string $reason, float $now, ?float $retryAfter = null): Decision
     {
         $at = $now + ($retryAfter ?? $this->backoff($attempts));
         if ($this->maxAttempts > 0 && $attempts >= $this->maxAttempts) {
-            return ['dead', 0.0, \sprintf('%s; gave up after %d attempts', $reason, $attempts)];
+            return Decision::dead(\sprintf('%s; gave up after %d attempts', $reason, $attempts));
         }
         if ($at - $request->createdAt > $this->maxAgeSeconds) {
-            return ['dead', 0.0, \sprintf('%s; gave up after %d attempts: the next one would pass the maximum age of %ss', $reason, $attempts, $this->maxAgeSeconds)];
+            return Decision::dead(\sprintf('%s; gave up after %d attempts: the next one would pass the maximum age of %ss', $reason, $attempts, $this->maxAgeSeconds));
         }
 
-        return ['retry', $at, $reason];
+        return Decision::retryAt($at, $reason);
     }
 
     public function backoff(int $attempts): float
@@ -69,6 +60,19 @@ final readonly class RetryPolicy
         $ceiling = min($this->capSeconds, $this->baseSeconds * 2 ** min(max($attempts - 1, 0), 30));
 
         return $ceiling * random_int(0, 1_000_000) / 1_000_000;
+    }
+
+    private function afterResponse(SpooledRequest $request, int $attempts, ResponseInterface $response, float $now): Decision
+    {
+        $status = $response->getStatusCode();
+        if ($status < 400) {
+            return Decision::delivered();
+        }
+        if ($status !== 429 && $status !== 408 && $status < 500) {
+            return Decision::dead(\sprintf('HTTP %d: a client error is not retried', $status));
+        }
+
+        return $this->later($request, $attempts, \sprintf('HTTP %d', $status), $now, self::retryAfter($response, $now));
     }
 
     /** Retry-After as seconds or an HTTP date (RFC 9110 10.2.3); null when absent or unreadable. */

@@ -1,0 +1,91 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal;
+
+use Psr\Http\Client\ClientExceptionInterface;
+use Psr\Http\Message\RequestInterface;
+use Psr\Http\Message\ResponseInterface;
+use WarmHttp\Exception\NetworkException;
+use WarmHttp\Exception\RequestException;
+use WarmHttp\Exception\ResponseTooLargeException;
+use WarmHttp\Exception\TimeoutException;
+
+/**
+ * The Client's side of the seam: one PSR-7 request in, a PSR-7 response (with stats) or the
+ * PSR-18 exception that carries the request out.
+ *
+ * @internal
+ */
+final class Psr7Exchange implements Exchange
+{
+    public function __construct(public readonly RequestInterface $request) {}
+
+    /**
+     * The pool's description of a PSR-7 request, for the Client.
+     *
+     * @param array<int, mixed> $curlOptions
+     */
+    public static function spec(RequestInterface $request, array $curlOptions, bool $stream, ?int $maxResponseBytes): TransferSpec
+    {
+        $uri = $request->getUri();
+        $url = (string) ($uri->getFragment() === '' ? $uri : $uri->withFragment(''));
+
+        return TransferSpec::of(
+            $request->getMethod(),
+            $url,
+            self::isSafeToResend($request),
+            $curlOptions,
+            $stream ? ResponseSink::Streamed : ResponseSink::Buffered,
+            $maxResponseBytes,
+        );
+    }
+
+    public static function isSafeToResend(RequestInterface $request): bool
+    {
+        return TransferSpec::isSafeToResend($request->getMethod(), $request->hasHeader('Idempotency-Key'));
+    }
+
+    public function response(Transfer $transfer, \CurlHandle $handle, array $info): ResponseInterface|ClientExceptionInterface
+    {
+        try {
+            if ($transfer->streamedBody !== null) {
+                $length = curl_getinfo($handle, \CURLINFO_CONTENT_LENGTH_DOWNLOAD_T);
+                $body = new PullStream($transfer->streamedBody, $transfer, $length >= 0 ? $length : null);
+
+                return ResponseParser::parse($transfer->head(), \strlen($transfer->head()), $info, $body);
+            }
+            $raw = $transfer->cappedBody?->contents() ?? (string) curl_multi_getcontent($handle);
+
+            return ResponseParser::parse($raw, self::int($info, 'header_size'), $info);
+        } catch (MalformedResponse $e) {
+            return new NetworkException($this->request, ResponseParser::describe($this->request, $e->getMessage()));
+        }
+    }
+
+    public function failure(Transfer $transfer, Failure $failure): ClientExceptionInterface
+    {
+        $message = ResponseParser::describe($this->request, $failure->what);
+
+        return match ($failure->kind) {
+            FailureKind::Timeout => new TimeoutException($this->request, $message),
+            FailureKind::TooLarge => new ResponseTooLargeException($this->request, $message),
+            FailureKind::Request => new RequestException($this->request, $message),
+            FailureKind::Network => new NetworkException($this->request, $message, $failure->curlErrno),
+        };
+    }
+
+    public function stopped(Transfer $transfer, string $why): ClientExceptionInterface
+    {
+        return new NetworkException($this->request, ResponseParser::describe($this->request, $why));
+    }
+
+    /** @param array<string, mixed> $info */
+    private static function int(array $info, string $key): int
+    {
+        $value = $info[$key] ?? 0;
+
+        return \is_int($value) ? $value : 0;
+    }
+}

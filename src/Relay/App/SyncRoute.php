@@ -1,0 +1,45 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\App;
+
+use Psr\Http\Message\RequestInterface;
+
+/**
+ * The `relay_sync` option: the Client sends a request to the relay's sync mode instead of its
+ * destination, absolute-form target over the relay's socket, so the relay's warm upstream
+ * connections serve processes that keep none (PHP-FPM).
+ *
+ * @internal
+ */
+final class SyncRoute
+{
+    /**
+     * @param array<int, mixed> $curl the request's own curl options
+     *
+     * @return array<int, mixed>
+     */
+    public static function curlOptions(array $curl, RequestInterface $request, RelayAddress $relay, ?string $token): array
+    {
+        $curl[\CURLOPT_REQUEST_TARGET] = $curl[\CURLOPT_URL];
+        $curl[\CURLOPT_URL] = $relay->curlUrl();
+        if ($relay->socketPath !== null) {
+            $curl[\CURLOPT_UNIX_SOCKET_PATH] = $relay->socketPath;
+        }
+        $curl[\CURLOPT_HTTP_VERSION] = \CURL_HTTP_VERSION_1_1;
+        unset($curl[\CURLOPT_PIPEWAIT]);
+        /** @var list<string> $headers */
+        $headers = $curl[\CURLOPT_HTTPHEADER];
+        $headers[] = 'X-WarmHttp-Mode: sync';
+        if ($token !== null) {
+            $headers[] = 'X-WarmHttp-Token: ' . $token;
+        }
+        if (!$request->hasHeader('Host')) {
+            $headers[] = 'Host: ' . $request->getUri()->getAuthority();
+        }
+        $curl[\CURLOPT_HTTPHEADER] = $headers;
+
+        return $curl;
+    }
+}
