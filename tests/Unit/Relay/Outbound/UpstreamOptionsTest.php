@@ -1,0 +1,77 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Unit\Relay\Outbound;
+
+use PHPUnit\Framework\TestCase;
+use WarmHttp\Relay\Outbound\UpstreamOptions;
+
+final class UpstreamOptionsTest extends TestCase
+{
+    public function testABodilessGetIsAPlainGet(): void
+    {
+        $curl = UpstreamOptions::build('GET', 'https://a.test/', [['Accept', 'application/json']], '', true, []);
+
+        self::assertTrue($curl[\CURLOPT_HTTPGET]);
+        self::assertSame(\CURL_HTTP_VERSION_2TLS, $curl[\CURLOPT_HTTP_VERSION]);
+        self::assertSame(['Accept: application/json', 'Expect:'], $curl[\CURLOPT_HTTPHEADER]);
+        self::assertArrayNotHasKey(\CURLOPT_FRESH_CONNECT, $curl);
+    }
+
+    public function testAResendableBodyGoesInlineAndCurlWritesItsLength(): void
+    {
+        $curl = UpstreamOptions::build('POST', 'http://a.test/', [['Content-Length', '999'], ['Content-Type', 'text/plain']], 'hello', true, []);
+
+        self::assertSame('POST', $curl[\CURLOPT_CUSTOMREQUEST]);
+        self::assertSame('hello', $curl[\CURLOPT_POSTFIELDS]);
+        self::assertSame(['Content-Type: text/plain', 'Expect:'], $curl[\CURLOPT_HTTPHEADER]);
+    }
+
+    public function testABodyThatMustNotGoTwiceIsReadThroughACallbackThatCannotRewind(): void
+    {
+        $curl = UpstreamOptions::build('POST', 'http://a.test/', [], 'abcdef', false, []);
+
+        self::assertArrayNotHasKey(\CURLOPT_POSTFIELDS, $curl);
+        self::assertTrue($curl[\CURLOPT_UPLOAD]);
+        self::assertSame(6, $curl[\CURLOPT_INFILESIZE]);
+        $read = $curl[\CURLOPT_READFUNCTION];
+        self::assertIsCallable($read);
+        $handle = curl_init();
+        self::assertSame('abcd', $read($handle, null, 4));
+        self::assertSame('ef', $read($handle, null, 4));
+        self::assertSame('', $read($handle, null, 4));
+    }
+
+    public function testABodilessRequestThatMustNotGoTwiceTakesAFreshConnection(): void
+    {
+        $curl = UpstreamOptions::build('DELETE', 'http://a.test/x', [], '', false, []);
+
+        self::assertTrue($curl[\CURLOPT_FRESH_CONNECT]);
+        self::assertSame('DELETE', $curl[\CURLOPT_CUSTOMREQUEST]);
+    }
+
+    public function testAnEmptyPostStillAnnouncesItsEmptyBody(): void
+    {
+        $curl = UpstreamOptions::build('POST', 'http://a.test/', [], '', true, []);
+
+        self::assertSame('', $curl[\CURLOPT_POSTFIELDS]);
+    }
+
+    public function testHeadAndAGetWithABodyKeepTheirMethod(): void
+    {
+        self::assertTrue(UpstreamOptions::build('HEAD', 'http://a.test/', [], '', true, [])[\CURLOPT_NOBODY]);
+        $get = UpstreamOptions::build('GET', 'http://a.test/', [], 'q', true, []);
+        self::assertSame('GET', $get[\CURLOPT_CUSTOMREQUEST]);
+        self::assertSame('q', $get[\CURLOPT_POSTFIELDS]);
+    }
+
+    public function testTheRelaysClientOptionsAreKeptAndPlainHttpIsHttp11(): void
+    {
+        $curl = UpstreamOptions::build('GET', 'http://a.test/', [], '', true, [\CURLOPT_TIMEOUT_MS => 5000]);
+
+        self::assertSame('http://a.test/', $curl[\CURLOPT_URL]);
+        self::assertSame(5000, $curl[\CURLOPT_TIMEOUT_MS]);
+        self::assertSame(\CURL_HTTP_VERSION_1_1, $curl[\CURLOPT_HTTP_VERSION]);
+    }
+}
