@@ -125,7 +125,7 @@ final class SpoolTest extends TestCase
 
         self::assertSame([], $this->spool->due(10.0, 10, []));
         [$dead] = $reader->deadLetters();
-        self::assertSame(['id' => $stored->id, 'method' => 'POST', 'uri' => 'https://a.example/hook', 'attempts' => 5], array_slice($dead, 0, 4));
+        self::assertSame(['id' => $stored->id, 'method' => 'POST', 'uri' => 'https://a.example/hook', 'attempts' => 5], \array_slice($dead, 0, 4));
         self::assertSame('HTTP 400', $dead['last_error']);
         self::assertSame(['pending' => 0, 'dead' => 1, 'dead_lettered' => 1], array_intersect_key($reader->counts(), ['pending' => 0, 'dead' => 0, 'dead_lettered' => 0]));
 

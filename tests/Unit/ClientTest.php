@@ -1,0 +1,44 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Unit;
+
+use PHPUnit\Framework\TestCase;
+use WarmHttp\Client;
+use WarmHttp\Exception\InvalidOptionException;
+
+/** Only what needs no transfer: option checking on construction and withOptions(). */
+final class ClientTest extends TestCase
+{
+    public function testRefusesAnUnknownOptionOnConstruction(): void
+    {
+        $this->expectException(InvalidOptionException::class);
+        $this->expectExceptionMessage('Unknown WarmHttp option "max_redirect". Did you mean "max_redirects"?');
+
+        new Client(['max_redirect' => 3]);
+    }
+
+    public function testWithOptionsChecksTheNewOptions(): void
+    {
+        $this->expectException(InvalidOptionException::class);
+        $this->expectExceptionMessage('Option "timeout" must be a number of seconds >= 0');
+
+        (new Client())->withOptions(['timeout' => -1]);
+    }
+
+    public function testWithOptionsKeepsTheGivenOptionsAndLetsTheNewOnesWin(): void
+    {
+        // A cafile that disappears after construction shows which options withOptions() carries over.
+        $cafile = (string) tempnam(sys_get_temp_dir(), 'warmhttp-ca');
+        $client = new Client(['cafile' => $cafile]);
+        unlink($cafile);
+
+        self::assertInstanceOf(Client::class, $client->withOptions(['cafile' => null]));
+
+        $this->expectException(InvalidOptionException::class);
+        $this->expectExceptionMessage('Option "cafile": the file "' . $cafile . '" does not exist');
+
+        $client->withOptions(['timeout' => 5]);
+    }
+}

@@ -1,0 +1,142 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Unit\Internal;
+
+use PHPUnit\Framework\Attributes\DataProvider;
+use PHPUnit\Framework\TestCase;
+use Psr\Log\NullLogger;
+use WarmHttp\Exception\InvalidOptionException;
+use WarmHttp\Internal\Options;
+
+final class OptionsTest extends TestCase
+{
+    public function testFillsInTheDocumentedDefaults(): void
+    {
+        $options = Options::fromArray([]);
+
+        self::assertTrue($options->bool('verify'));
+        self::assertNull($options->string('cafile'));
+        self::assertSame(30.0, $options->float('timeout'));
+        self::assertSame(10.0, $options->float('connect_timeout'));
+        self::assertNull($options->string('http_version'));
+        self::assertNull($options->int('max_host_connections'));
+        self::assertNull($options->int('max_total_connections'));
+        self::assertFalse($options->bool('follow_redirects'));
+        self::assertSame(5, $options->int('max_redirects'));
+        self::assertNull($options->int('max_response_bytes'));
+        self::assertSame(50, $options->int('max_idle_seconds'));
+        self::assertFalse($options->bool('stream'));
+        self::assertSame([], $options->headers());
+        self::assertNull($options->relay());
+        self::assertNull($options->string('relay_token'));
+        self::assertFalse($options->bool('relay_sync'));
+        self::assertNull($options->logger());
+        self::assertSame([], $options->given());
+    }
+
+    public function testNamesEveryOption(): void
+    {
+        self::assertSame(
+            ['verify', 'cafile', 'timeout', 'connect_timeout', 'http_version', 'max_host_connections', 'max_total_connections', 'follow_redirects',
+                'max_redirects', 'max_response_bytes', 'max_idle_seconds', 'stream', 'headers', 'relay', 'relay_token', 'relay_sync', 'logger'],
+            Options::names(),
+        );
+    }
+
+    public function testKeepsValidValuesAndWhatWasGiven(): void
+    {
+        $logger = new NullLogger();
+        $given = [
+            'verify' => false, 'timeout' => 2, 'connect_timeout' => 0.5, 'http_version' => '2', 'max_redirects' => 1,
+            'headers' => ['User-Agent' => 'me/1.0'], 'relay' => 'tcp://127.0.0.1:8787', 'relay_token' => 't', 'logger' => $logger,
+        ];
+
+        $options = Options::fromArray($given);
+
+        self::assertFalse($options->bool('verify'));
+        self::assertSame(2.0, $options->float('timeout'));
+        self::assertSame(0.5, $options->float('connect_timeout'));
+        self::assertSame('2', $options->string('http_version'));
+        self::assertSame(1, $options->int('max_redirects'));
+        self::assertSame(['User-Agent' => 'me/1.0'], $options->headers());
+        self::assertSame(8787, $options->relay()?->port);
+        self::assertSame('t', $options->string('relay_token'));
+        self::assertSame($logger, $options->logger());
+        self::assertSame($given, $options->given());
+    }
+
+    public function testZeroSecondsMeansNoLimitAndIsAccepted(): void
+    {
+        self::assertSame(0.0, Options::fromArray(['timeout' => 0])->float('timeout'));
+    }
+
+    public function testNullIsAcceptedForAnOptionalOption(): void
+    {
+        self::assertNull(Options::fromArray(['max_response_bytes' => null, 'relay' => null])->int('max_response_bytes'));
+    }
+
+    public function testARealFileIsAcceptedAsCafile(): void
+    {
+        self::assertSame(__FILE__, Options::fromArray(['cafile' => __FILE__])->string('cafile'));
+    }
+
+    public function testAnUnknownOptionIsNamedWithTheNearestKnownOne(): void
+    {
+        $this->expectException(InvalidOptionException::class);
+        $this->expectExceptionMessage('Unknown WarmHttp option "timout". Did you mean "timeout"? Known options: verify, cafile, timeout,');
+
+        Options::fromArray(['timout' => 5]);
+    }
+
+    public function testAnUnknownOptionFarFromAnyKnownOneGetsNoGuess(): void
+    {
+        try {
+            Options::fromArray(['proxy' => 'http://p']);
+            self::fail('Expected an InvalidOptionException');
+        } catch (InvalidOptionException $e) {
+            self::assertStringStartsWith('Unknown WarmHttp option "proxy". Known options:', $e->getMessage());
+        }
+    }
+
+    /** @return iterable<string, array{string, mixed, string}> */
+    public static function wrongValues(): iterable
+    {
+        yield 'verify null' => ['verify', null, 'Option "verify" must be a bool, got null'];
+        yield 'verify as a string' => ['verify', 'yes', 'Option "verify" must be a bool, got string \'yes\''];
+        yield 'follow_redirects as an int' => ['follow_redirects', 1, 'Option "follow_redirects" must be a bool, got int 1'];
+        yield 'stream' => ['stream', 'true', 'Option "stream" must be a bool'];
+        yield 'relay_sync' => ['relay_sync', 0, 'Option "relay_sync" must be a bool'];
+        yield 'negative timeout' => ['timeout', -1, 'Option "timeout" must be a number of seconds >= 0 (0 means no limit), got int -1'];
+        yield 'timeout as a string' => ['timeout', '5', 'Option "timeout" must be a number of seconds >= 0'];
+        yield 'connect_timeout null' => ['connect_timeout', null, 'Option "connect_timeout" must be a number of seconds >= 0'];
+        yield 'http_version 3' => ['http_version', '3', 'Option "http_version" must be "1.1" or "2", got string \'3\''];
+        yield 'http_version as an int' => ['http_version', 2, 'Option "http_version" must be "1.1" or "2", got int 2'];
+        yield 'max_redirects zero' => ['max_redirects', 0, 'Option "max_redirects" must be a positive int, got int 0'];
+        yield 'max_redirects null' => ['max_redirects', null, 'Option "max_redirects" must be a positive int, got null'];
+        yield 'max_host_connections negative' => ['max_host_connections', -4, 'Option "max_host_connections" must be a positive int'];
+        yield 'max_total_connections as a float' => ['max_total_connections', 1.5, 'Option "max_total_connections" must be a positive int, got float 1.5'];
+        yield 'max_response_bytes as a string' => ['max_response_bytes', '1024', 'Option "max_response_bytes" must be a positive int'];
+        yield 'max_idle_seconds zero' => ['max_idle_seconds', 0, 'Option "max_idle_seconds" must be a positive int'];
+        yield 'headers as a string' => ['headers', 'X-A: 1', 'Option "headers" must be an array of header name => string value'];
+        yield 'headers as a list' => ['headers', ['X-A: 1'], 'Option "headers" must be an array of header name => string value, got array array'];
+        yield 'a header value as an int' => ['headers', ['X-A' => 1], 'Option "headers" must be an array of header name => string value'];
+        yield 'relay as an int' => ['relay', 8787, 'Option "relay" must be a relay address such as unix:///run/warmhttp/relay.sock, got int 8787'];
+        yield 'relay not an address' => ['relay', 'tcp://10.0.0.1:8787', 'Option "relay": "tcp://10.0.0.1:8787" is not a relay address'];
+        yield 'empty relay_token' => ['relay_token', '', 'Option "relay_token" must be a non-empty string, got string \'\''];
+        yield 'logger not a PSR-3 logger' => ['logger', new \stdClass(), 'Option "logger" must be a PSR-3 Psr\Log\LoggerInterface, got stdClass stdClass'];
+        yield 'cafile as an array' => ['cafile', [], 'Option "cafile" must be a path to a readable file, got array array'];
+        yield 'cafile missing' => ['cafile', '/nonexistent/ca.pem', 'Option "cafile": the file "/nonexistent/ca.pem" does not exist or is not readable.'];
+        yield 'cafile a directory' => ['cafile', __DIR__, 'Option "cafile": the file "' . __DIR__ . '" does not exist or is not readable.'];
+    }
+
+    #[DataProvider('wrongValues')]
+    public function testAWrongValueIsRefusedNamingTheOptionWhatWasExpectedAndWhatCame(string $name, mixed $value, string $message): void
+    {
+        $this->expectException(InvalidOptionException::class);
+        $this->expectExceptionMessage($message);
+
+        Options::fromArray([$name => $value]);
+    }
+}

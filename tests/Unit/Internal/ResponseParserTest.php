@@ -1,0 +1,142 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Unit\Internal;
+
+use PHPUnit\Framework\Attributes\DataProvider;
+use PHPUnit\Framework\TestCase;
+use WarmHttp\Internal\MalformedResponse;
+use WarmHttp\Internal\MemoryStream;
+use WarmHttp\Internal\ResponseParser;
+use WarmHttp\Response;
+
+final class ResponseParserTest extends TestCase
+{
+    public function testReadsStatusHeadersAndBody(): void
+    {
+        $response = self::parse("HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nX-Tag: a\r\nx-tag: b\r\n\r\n", '{"id":1}');
+
+        self::assertSame(201, $response->getStatusCode());
+        self::assertSame('Created', $response->getReasonPhrase());
+        self::assertSame('1.1', $response->getProtocolVersion());
+        self::assertSame(['Content-Type' => ['application/json'], 'X-Tag' => ['a', 'b']], $response->getHeaders());
+        self::assertSame('{"id":1}', (string) $response->getBody());
+    }
+
+    /** @return iterable<string, array{string, string, int, string}> */
+    public static function statusLines(): iterable
+    {
+        yield 'HTTP/1.0' => ['HTTP/1.0 404 Not Found', '1.0', 404, 'Not Found'];
+        yield 'HTTP/2 without a reason' => ['HTTP/2 204', '2', 204, ''];
+        yield 'HTTP/3' => ['HTTP/3 200', '3', 200, ''];
+        yield 'an empty reason after the space' => ['HTTP/1.1 200 ', '1.1', 200, ''];
+        yield 'a reason with spaces' => ['HTTP/1.1 503 Service Temporarily Unavailable', '1.1', 503, 'Service Temporarily Unavailable'];
+    }
+
+    #[DataProvider('statusLines')]
+    public function testReadsTheStatusLine(string $line, string $version, int $status, string $reason): void
+    {
+        $response = self::parse($line . "\r\n\r\n");
+
+        self::assertSame($version, $response->getProtocolVersion());
+        self::assertSame($status, $response->getStatusCode());
+        self::assertSame($reason, $response->getReasonPhrase());
+    }
+
+    public function testTheLastHeaderBlockCountsAfter100ContinueAndRedirects(): void
+    {
+        $response = self::parse(
+            "HTTP/1.1 100 Continue\r\n\r\n"
+            . "HTTP/1.1 302 Found\r\nLocation: /next\r\nSet-Cookie: first=1\r\n\r\n"
+            . "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n",
+            'final',
+        );
+
+        self::assertSame(200, $response->getStatusCode());
+        self::assertSame(['Content-Type' => ['text/plain']], $response->getHeaders());
+        self::assertSame('final', (string) $response->getBody());
+    }
+
+    public function testABodyThatLooksLikeAHeadIsLeftAlone(): void
+    {
+        $response = self::parse("HTTP/1.1 200 OK\r\n\r\n", "HTTP/1.1 500 Oops\r\n\r\n");
+
+        self::assertSame(200, $response->getStatusCode());
+        self::assertSame("HTTP/1.1 500 Oops\r\n\r\n", (string) $response->getBody());
+    }
+
+    public function testUsesAGivenBodyStreamInsteadOfTheRawBytes(): void
+    {
+        $body = new MemoryStream('streamed');
+        $head = "HTTP/2 200\r\n\r\n";
+
+        self::assertSame($body, ResponseParser::parse($head, \strlen($head), [], $body)->getBody());
+    }
+
+    public function testKeepsObsTextAndTabsInHeaderValues(): void
+    {
+        $response = self::parse("HTTP/1.1 200 OK\r\nX-Name: caf\xE9\tau lait\r\nX-Empty:\r\n\r\n");
+
+        self::assertSame(["caf\xE9\tau lait"], $response->getHeader('x-name'));
+        self::assertSame([''], $response->getHeader('X-Empty'));
+    }
+
+    public function testCarriesTheCurlInfoIntoTheStats(): void
+    {
+        $head = "HTTP/1.1 200 OK\r\n\r\n";
+
+        self::assertSame('203.0.113.7:443', ResponseParser::parse($head, \strlen($head), ['primary_ip' => '203.0.113.7', 'primary_port' => 443])->stats()->remoteAddress);
+    }
+
+    /** @return iterable<string, array{string}> */
+    public static function malformedStatusLines(): iterable
+    {
+        yield 'empty' => [''];
+        yield 'not HTTP' => ['ICY 200 OK'];
+        yield 'unknown version' => ['HTTP/1.2 200 OK'];
+        yield 'two-digit status' => ['HTTP/1.1 20 OK'];
+        yield 'four-digit status' => ['HTTP/1.1 2000 OK'];
+        yield 'letters for a status' => ['HTTP/1.1 abc OK'];
+        yield 'no space before the reason' => ['HTTP/1.1 200OK'];
+        yield 'no space after the version' => ['HTTP/1.1200 OK'];
+        yield 'only a version' => ['HTTP/1.1'];
+    }
+
+    #[DataProvider('malformedStatusLines')]
+    public function testRefusesAMalformedStatusLine(string $line): void
+    {
+        $this->expectException(MalformedResponse::class);
+        $this->expectExceptionMessage('the response has a malformed status line ' . json_encode($line));
+
+        self::parse($line . "\r\nContent-Type: text/plain\r\n\r\n");
+    }
+
+    /** @return iterable<string, array{string}> */
+    public static function malformedHeaderLines(): iterable
+    {
+        yield 'space in the name' => ['Bad Name: v'];
+        yield 'space before the colon' => ['Name : v'];
+        yield 'no colon' => ['NoColon'];
+        yield 'empty name' => [': v'];
+        yield 'obs-fold continuation' => ['  folded'];
+        yield 'NUL in the value' => ["X-A: a\0b"];
+        yield 'DEL in the value' => ["X-A: a\x7Fb"];
+        yield 'bare LF in the value' => ["X-A: a\nb"];
+        yield 'bare CR in the value' => ["X-A: a\rb"];
+    }
+
+    #[DataProvider('malformedHeaderLines')]
+    public function testRefusesAMalformedHeaderLine(string $line): void
+    {
+        $this->expectException(MalformedResponse::class);
+        $this->expectExceptionMessage('the response has a malformed header line ' . json_encode($line));
+
+        self::parse("HTTP/1.1 200 OK\r\nX-Fine: yes\r\n" . $line . "\r\nX-After: yes\r\n\r\n");
+    }
+
+    private static function parse(string $head, string $body = ''): Response
+    {
+        return ResponseParser::parse($head . $body, \strlen($head), []);
+    }
+}

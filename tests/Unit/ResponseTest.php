@@ -1,0 +1,87 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Unit;
+
+use PHPUnit\Framework\TestCase;
+use WarmHttp\Internal\MemoryStream;
+use WarmHttp\Internal\ParsedResponse;
+use WarmHttp\Response;
+
+final class ResponseTest extends TestCase
+{
+    public function testReadsThroughToTheParsedResponse(): void
+    {
+        $response = self::response();
+
+        self::assertSame(201, $response->getStatusCode());
+        self::assertSame('Created', $response->getReasonPhrase());
+        self::assertSame('1.1', $response->getProtocolVersion());
+        self::assertSame(['Content-Type' => ['application/json'], 'X-Tag' => ['a', 'b']], $response->getHeaders());
+        self::assertSame('a, b', $response->getHeaderLine('x-tag'));
+        self::assertSame('{"id":1}', (string) $response->getBody());
+    }
+
+    public function testWithHeaderReturnsAChangedCopyAndLeavesTheOriginal(): void
+    {
+        $response = self::response();
+
+        $changed = $response->withHeader('content-type', 'text/plain');
+
+        self::assertNotSame($response, $changed);
+        self::assertSame('text/plain', $changed->getHeaderLine('Content-Type'));
+        self::assertSame(['a', 'b'], $changed->getHeader('X-TAG'));
+        self::assertSame('application/json', $response->getHeaderLine('Content-Type'));
+    }
+
+    public function testEveryWithMethodLeavesTheOriginalUnchanged(): void
+    {
+        $response = self::response();
+
+        self::assertSame(['a', 'b', 'c'], $response->withAddedHeader('x-tag', 'c')->getHeader('X-Tag'));
+        self::assertFalse($response->withoutHeader('X-TAG')->hasHeader('X-Tag'));
+        self::assertSame(418, $response->withStatus(418)->getStatusCode());
+        self::assertSame("I'm a teapot", $response->withStatus(418)->getReasonPhrase());
+        self::assertSame('Gone fishing', $response->withStatus(503, 'Gone fishing')->getReasonPhrase());
+        self::assertSame('2', $response->withProtocolVersion('2')->getProtocolVersion());
+        self::assertSame('new', (string) $response->withBody(new MemoryStream('new'))->getBody());
+
+        self::assertSame(201, $response->getStatusCode());
+        self::assertSame('1.1', $response->getProtocolVersion());
+        self::assertSame(['a', 'b'], $response->getHeader('X-Tag'));
+    }
+
+    public function testAChainOfWithMethodsStaysAWarmHttpResponseWithItsStats(): void
+    {
+        $response = self::response();
+
+        $changed = $response->withHeader('X-A', '1')->withStatus(200)->withoutHeader('X-Tag');
+
+        self::assertInstanceOf(Response::class, $changed);
+        self::assertEquals($response->stats(), $changed->stats());
+        self::assertSame(12.5, $changed->stats()->totalMs);
+        self::assertSame('1', $changed->getHeaderLine('X-A'));
+    }
+
+    public function testStatsAreBuiltOnce(): void
+    {
+        $response = self::response();
+
+        self::assertSame($response->stats(), $response->stats());
+    }
+
+    public function testAnInvalidHeaderIsRefusedByTheFirstWith(): void
+    {
+        $this->expectException(\InvalidArgumentException::class);
+
+        self::response()->withHeader('Bad Name', 'v');
+    }
+
+    private static function response(): Response
+    {
+        $parsed = new ParsedResponse(201, 'Created', '1.1', ['Content-Type: application/json', 'X-Tag: a', 'x-tag: b'], new MemoryStream('{"id":1}'));
+
+        return new Response($parsed, ['total_time_us' => 12500, 'num_connects' => 0]);
+    }
+}
