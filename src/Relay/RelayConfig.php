@@ -13,6 +13,8 @@ use WarmHttp\Relay\Worker\RetryPolicy;
  */
 final readonly class RelayConfig
 {
+    // The built-in defaults. `relay` and the relay:* commands reach them only through
+    // Console\RelayLocation, after --socket/--spool and $WARMHTTP_RELAY_SOCKET/_SPOOL.
     public const DEFAULT_SOCKET = '/run/warmhttp/relay.sock';
     public const DEFAULT_SPOOL = '/var/lib/warmhttp/relay.sqlite';
 

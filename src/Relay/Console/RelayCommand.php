@@ -10,6 +10,7 @@ use Symfony\Component\Console\Input\InputInterface;
 use Symfony\Component\Console\Input\InputOption;
 use Symfony\Component\Console\Output\OutputInterface;
 use WarmHttp\Relay\Assembly;
+use WarmHttp\Relay\Front\FrontProcess;
 use WarmHttp\Relay\JsonLogger;
 use WarmHttp\Relay\RelayConfig;
 use WarmHttp\Relay\Worker\RetryPolicy;
@@ -20,10 +21,10 @@ final class RelayCommand extends Command
     protected function configure(): void
     {
         $this
-            ->addOption('socket', null, InputOption::VALUE_REQUIRED, 'Unix socket to listen on (mode 0660); "none" for TCP only', RelayConfig::DEFAULT_SOCKET)
+            ->addOption('socket', null, InputOption::VALUE_REQUIRED, RelayLocation::socketHelp('Unix socket to listen on (mode 0660); "none" for TCP only'))
             ->addOption('tcp', null, InputOption::VALUE_REQUIRED, 'Also listen on a loopback TCP address, e.g. 127.0.0.1:8787 (needs --token)')
             ->addOption('token', null, InputOption::VALUE_REQUIRED, 'Token TCP callers must send as X-WarmHttp-Token (default: $WARMHTTP_RELAY_TOKEN)')
-            ->addOption('spool', null, InputOption::VALUE_REQUIRED, 'The SQLite spool file', RelayConfig::DEFAULT_SPOOL)
+            ->addOption('spool', null, InputOption::VALUE_REQUIRED, RelayLocation::spoolHelp('The SQLite spool file'))
             ->addOption('spool-sync', null, InputOption::VALUE_REQUIRED, 'normal: a 202 survives the relay being killed or restarted (the journal write is in the page cache); full: it survives power loss too (one fdatasync per group of requests)', 'normal')
             ->addOption('spool-reserve', null, InputOption::VALUE_REQUIRED, 'Refuse new requests (507) when less than this many bytes are free on the spool disk', '16777216')
             ->addOption('cafile', null, InputOption::VALUE_REQUIRED, 'CA bundle for upstream TLS (as the client option)')
@@ -50,26 +51,79 @@ final class RelayCommand extends Command
 
             return self::FAILURE;
         }
+        $location = RelayLocation::resolve(self::string($input, 'socket'), self::string($input, 'spool'));
         try {
-            $config = $this->config($input);
-            /** @var list<string> $argv */
-            $argv = $_SERVER['argv'] ?? [];
-            $process = $input->getOption('role') === 'delivery'
-                ? Assembly::worker($config, $logger, (int) self::string($input, 'front-pid'))
-                : Assembly::front($config, $logger, $argv);
-        } catch (\RuntimeException|\InvalidArgumentException $e) {
+            $front = self::role($input) === 'front';
+            $config = $this->config($input, $location);
+            $process = $front ? $this->front($config, $logger, $location) : Assembly::worker($config, $logger, (int) self::string($input, 'front-pid'));
+        } catch (\InvalidArgumentException $e) {
+            $logger->critical('Relay cannot start', ['error' => $e->getMessage()]);
+
+            return self::INVALID;
+        } catch (\RuntimeException $e) {
             $logger->critical('Relay cannot start', ['error' => $e->getMessage()]);
 
             return self::FAILURE;
         }
-        $process->run();
+        if ($front) {
+            $location->announce();
+        }
+        try {
+            $process->run();
+        } finally {
+            if ($front) {
+                $location->withdraw();
+            }
+        }
 
         return self::SUCCESS;
     }
 
-    private function config(InputInterface $input): RelayConfig
+    private function front(RelayConfig $config, JsonLogger $logger, RelayLocation $location): FrontProcess
     {
-        $socket = self::string($input, 'socket');
+        // The same directories (mode 0750) the journal, spool and socket would create, made
+        // here first so a default path this user may not write fails with what to do about it.
+        self::directoryFor($location->spool, 'spool', RelayLocation::SPOOL_ENV, 'StateDirectory=warmhttp');
+        if ($location->socket !== null) {
+            self::directoryFor($location->socket, 'socket', RelayLocation::SOCKET_ENV, 'RuntimeDirectory=warmhttp');
+        }
+        /** @var list<string> $argv */
+        $argv = $_SERVER['argv'] ?? [];
+
+        return Assembly::front($config, $logger, $argv);
+    }
+
+    private static function directoryFor(string $path, string $option, string $variable, string $systemd): void
+    {
+        $dir = \dirname($path);
+        if (is_dir($dir) ? is_writable($dir) : @mkdir($dir, 0o750, true)) {
+            return;
+        }
+        $why = is_dir($dir) ? 'it is not writable' : 'it cannot be created: ' . (error_get_last()['message'] ?? 'unknown error');
+        throw new \RuntimeException(\sprintf(
+            'The relay\'s %s directory %s is not usable by user "%s" (%s). Run the relay as a user that may write there (systemd: User= with %s), or pass --%s=PATH (or set $%s) to a writable place; give relay:status and the other relay:* commands the same.',
+            $option,
+            $dir,
+            RelayLocation::user(),
+            $why,
+            $systemd,
+            $option,
+            $variable,
+        ));
+    }
+
+    private static function role(InputInterface $input): string
+    {
+        $role = self::string($input, 'role');
+        if ($role !== 'front' && $role !== 'delivery') {
+            throw new \InvalidArgumentException(\sprintf('--role must be "front" (the default) or "delivery" (started by the relay itself), got "%s".', $role));
+        }
+
+        return $role;
+    }
+
+    private function config(InputInterface $input, RelayLocation $location): RelayConfig
+    {
         $token = self::string($input, 'token') ?? (getenv('WARMHTTP_RELAY_TOKEN') ?: null);
         $sync = self::string($input, 'spool-sync');
         if (!\in_array($sync, ['full', 'normal'], true)) {
@@ -79,8 +133,8 @@ final class RelayCommand extends Command
         $hosts = $input->getOption('allow-host');
 
         return new RelayConfig(
-            socketPath: $socket === 'none' ? null : $socket,
-            spoolPath: (string) self::string($input, 'spool'),
+            socketPath: $location->socket,
+            spoolPath: $location->spool,
             tcpAddress: self::string($input, 'tcp'),
             token: $token,
             cafile: self::string($input, 'cafile'),

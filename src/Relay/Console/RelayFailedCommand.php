@@ -10,39 +10,64 @@ use Symfony\Component\Console\Helper\Table;
 use Symfony\Component\Console\Input\InputInterface;
 use Symfony\Component\Console\Input\InputOption;
 use Symfony\Component\Console\Output\OutputInterface;
-use WarmHttp\Relay\RelayConfig;
+use WarmHttp\Console\CommandOutput;
+use WarmHttp\Console\OutputFormat;
+use WarmHttp\Console\UsageError;
 use WarmHttp\Relay\Storage\SpoolReader;
-use WarmHttp\Relay\Storage\SpoolUnavailable;
 
+/**
+ * `--format=json` prints one array of dead letters, oldest first, each
+ * {id, method, uri, attempts, failed_at, last_error} (docs/relay.md); [] when there are none.
+ */
 #[AsCommand(name: 'relay:failed', description: 'List the relay\'s dead letters with their last error')]
 final class RelayFailedCommand extends Command
 {
     protected function configure(): void
     {
         $this
-            ->addOption('spool', null, InputOption::VALUE_REQUIRED, 'The relay\'s spool file', RelayConfig::DEFAULT_SPOOL)
+            ->addOption('spool', null, InputOption::VALUE_REQUIRED, RelayLocation::spoolHelp('The relay\'s spool file'))
             ->addOption('limit', null, InputOption::VALUE_REQUIRED, 'Show at most this many', '100')
-            ->addOption('json', null, InputOption::VALUE_NONE, 'Print JSON');
+            ->addOption('json', null, InputOption::VALUE_NONE, 'Deprecated: use --format=json (same output)');
+        OutputFormat::addOption($this);
     }
 
     protected function execute(InputInterface $input, OutputInterface $output): int
     {
         try {
-            $rows = SpoolReader::open(self::option($input, 'spool'))->deadLetters(max(1, (int) self::option($input, 'limit')));
-        } catch (SpoolUnavailable|\PDOException $e) {
-            $output->writeln('<error>' . $e->getMessage() . '</error>');
+            $format = $input->getOption('json') ? OutputFormat::Json : OutputFormat::fromInput($input);
+            $limit = self::limit($input);
+        } catch (UsageError $e) {
+            CommandOutput::error($output, $e->getMessage());
+
+            return self::INVALID;
+        }
+        if ($input->getOption('json')) {
+            CommandOutput::note($output, 'relay:failed: --json is deprecated; use --format=json (the same document).');
+        }
+        $spool = $input->getOption('spool');
+        try {
+            $rows = RelayLocation::resolve(null, \is_string($spool) ? $spool : null)->readSpool(static fn(SpoolReader $reader): array => $reader->deadLetters($limit));
+        } catch (\RuntimeException $e) {
+            CommandOutput::error($output, $e->getMessage());
 
             return self::FAILURE;
         }
-        if ($input->getOption('json')) {
-            $output->writeln((string) json_encode($rows, \JSON_PRETTY_PRINT | \JSON_UNESCAPED_SLASHES));
-
-            return self::SUCCESS;
+        if ($format === OutputFormat::Json) {
+            CommandOutput::json($output, $rows);
+        } else {
+            self::table($output, $rows);
         }
+
+        return self::SUCCESS;
+    }
+
+    /** @param list<array{id: int, method: string, uri: string, attempts: int, failed_at: float, last_error: string}> $rows */
+    private static function table(OutputInterface $output, array $rows): void
+    {
         if ($rows === []) {
             $output->writeln('No dead letters.');
 
-            return self::SUCCESS;
+            return;
         }
         $table = new Table($output);
         $table->setHeaders(['id', 'request', 'attempts', 'failed at', 'last error']);
@@ -51,14 +76,15 @@ final class RelayFailedCommand extends Command
         }
         $table->render();
         $output->writeln('Requeue with: warmhttp relay:retry ID... (or --all)');
-
-        return self::SUCCESS;
     }
 
-    private static function option(InputInterface $input, string $name): string
+    private static function limit(InputInterface $input): int
     {
-        $value = $input->getOption($name);
+        $limit = $input->getOption('limit');
+        if (!\is_string($limit) || !ctype_digit($limit) || (int) $limit < 1) {
+            throw new UsageError(\sprintf('--limit must be a whole number >= 1, got "%s".', \is_string($limit) ? $limit : ''));
+        }
 
-        return \is_string($value) ? $value : '';
+        return (int) $limit;
     }
 }

@@ -9,62 +9,69 @@ use Symfony\Component\Console\Command\Command;
 use Symfony\Component\Console\Input\InputInterface;
 use Symfony\Component\Console\Input\InputOption;
 use Symfony\Component\Console\Output\OutputInterface;
-use WarmHttp\Relay\RelayConfig;
+use WarmHttp\Console\CommandOutput;
+use WarmHttp\Console\OutputFormat;
+use WarmHttp\Console\UsageError;
 use WarmHttp\Relay\Storage\SpoolReader;
-use WarmHttp\Relay\Storage\SpoolUnavailable;
 
+/**
+ * `--format=json` prints one object: spool, socket, running, pending, retrying, dead,
+ * delivered, dead_lettered, oldest_age_seconds, in_flight (docs/relay.md lists their meaning).
+ */
 #[AsCommand(name: 'relay:status', description: 'Show the relay\'s queue: pending, retrying, dead letters, delivered, and in flight when it runs')]
 final class RelayStatusCommand extends Command
 {
     protected function configure(): void
     {
         $this
-            ->addOption('spool', null, InputOption::VALUE_REQUIRED, 'The relay\'s spool file', RelayConfig::DEFAULT_SPOOL)
-            ->addOption('socket', null, InputOption::VALUE_REQUIRED, 'The relay\'s socket, to ask it for what is in flight', RelayConfig::DEFAULT_SOCKET)
-            ->addOption('json', null, InputOption::VALUE_NONE, 'Print JSON');
+            ->addOption('spool', null, InputOption::VALUE_REQUIRED, RelayLocation::spoolHelp('The relay\'s spool file'))
+            ->addOption('socket', null, InputOption::VALUE_REQUIRED, RelayLocation::socketHelp('The relay\'s socket, to ask it for what is in flight; by default the one the relay using --spool recorded beside it'))
+            ->addOption('json', null, InputOption::VALUE_NONE, 'Deprecated: use --format=json (same output)');
+        OutputFormat::addOption($this);
     }
 
     protected function execute(InputInterface $input, OutputInterface $output): int
     {
         try {
-            $counts = SpoolReader::open(self::option($input, 'spool'))->counts();
-        } catch (SpoolUnavailable|\PDOException $e) {
-            $output->writeln('<error>' . $e->getMessage() . '</error>');
+            $format = $input->getOption('json') ? OutputFormat::Json : OutputFormat::fromInput($input);
+        } catch (UsageError $e) {
+            CommandOutput::error($output, $e->getMessage());
+
+            return self::INVALID;
+        }
+        if ($input->getOption('json')) {
+            CommandOutput::note($output, 'relay:status: --json is deprecated; use --format=json (the same document).');
+        }
+        $location = RelayLocation::ofRunningRelay(self::option($input, 'socket'), self::option($input, 'spool'));
+        try {
+            $counts = $location->readSpool(static fn(SpoolReader $spool): array => $spool->counts());
+        } catch (\RuntimeException $e) {
+            CommandOutput::error($output, $e->getMessage());
 
             return self::FAILURE;
         }
-        $status = $counts + ['in_flight' => self::inFlight(self::option($input, 'socket'))];
-        if ($input->getOption('json')) {
-            $output->writeln((string) json_encode($status, \JSON_PRETTY_PRINT));
+        $answer = RelayAnswer::ask($location->socket);
+        $status = ['spool' => $location->spool, 'socket' => $location->socket, 'running' => $answer->running] + $counts + ['in_flight' => $answer->inFlight];
+        if ($format === OutputFormat::Json) {
+            CommandOutput::json($output, $status);
+            if ($answer->problem !== '') {
+                CommandOutput::note($output, 'relay:status: in_flight is null: ' . $answer->problem);
+            }
 
             return self::SUCCESS;
         }
-        foreach ($status as $name => $value) {
-            $output->writeln(\sprintf('%-20s %s', str_replace('_', ' ', $name), $value ?? 'relay not running'));
+        foreach ($counts as $name => $value) {
+            $output->writeln(\sprintf('%-20s %s', str_replace('_', ' ', $name), $value));
         }
+        $output->writeln(\sprintf('%-20s %s', 'in flight', $answer->inFlight ?? $answer->problem), OutputInterface::OUTPUT_RAW);
 
         return self::SUCCESS;
     }
 
-    private static function option(InputInterface $input, string $name): string
+    private static function option(InputInterface $input, string $name): ?string
     {
         $value = $input->getOption($name);
 
-        return \is_string($value) ? $value : '';
-    }
-
-    /** From the running relay's /metrics; null when it does not answer. */
-    private static function inFlight(string $socket): ?int
-    {
-        $stream = @stream_socket_client('unix://' . $socket, $errno, $errstr, 1.0);
-        if ($stream === false) {
-            return null;
-        }
-        stream_set_timeout($stream, 2);
-        fwrite($stream, "GET /metrics HTTP/1.1\r\nHost: relay\r\nConnection: close\r\n\r\n");
-        $metrics = (string) stream_get_contents($stream);
-        fclose($stream);
-
-        return preg_match('/^warmhttp_relay_in_flight (\d+)/m', $metrics, $m) === 1 ? (int) $m[1] : null;
+        return \is_string($value) ? $value : null;
     }
 }

@@ -32,10 +32,11 @@ final class ProbeAndDemoCommandTest extends TestCase
     {
         $tester = new CommandTester(new ProbeCommand());
         // The rig CA is not given, so verification fails: the message must say so.
-        $status = $tester->execute(['url' => Rig::shared()->nginx()->url('h2', '/fast'), '--count' => '0']);
+        $status = $tester->execute(['url' => Rig::shared()->nginx()->url('h2', '/fast'), '--count' => '0'], ['capture_stderr_separately' => true]);
 
         self::assertSame(1, $status);
-        self::assertStringContainsString('Request 1 to https://127.0.0.1', $tester->getDisplay());
+        self::assertSame('', $tester->getDisplay());
+        self::assertStringContainsString('Request 1 to https://127.0.0.1', $tester->getErrorOutput());
     }
 
     public function testDemoRunsColdAgainstWarm(): void

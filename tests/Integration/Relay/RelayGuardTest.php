@@ -127,7 +127,7 @@ final class RelayGuardTest extends TestCase
 
         $public = new \Symfony\Component\Process\Process([\PHP_BINARY, \dirname(__DIR__, 3) . '/bin/warmhttp', 'relay', '--socket=none', '--tcp=0.0.0.0:' . $port, '--token=x', '--spool=' . sys_get_temp_dir() . '/never.sqlite']);
         $public->run();
-        self::assertSame(1, $public->getExitCode());
+        self::assertSame(2, $public->getExitCode()); // Command::INVALID: a wrong --tcp
         self::assertStringContainsString('loopback only', $public->getErrorOutput());
     }
 

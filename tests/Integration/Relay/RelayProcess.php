@@ -5,17 +5,20 @@ declare(strict_types=1);
 namespace WarmHttp\Tests\Integration\Relay;
 
 use Symfony\Component\Process\Process;
+use WarmHttp\Relay\Console\RelayLocation;
 use WarmHttp\Rig\TempDir;
 
 /**
- * `bin/warmhttp relay` as a real process on a private socket and spool, for tests.
+ * `bin/warmhttp relay` as a real process on a private socket and spool, for tests: given as
+ * --socket and --spool, or (startFromEnvironment) through the environment variables that
+ * `relay` and the relay:* commands all read, so the commands run with no path options at all.
  */
 final class RelayProcess
 {
     private ?Process $process = null;
 
     /** @param list<string> $options */
-    private function __construct(private readonly TempDir $dir, private readonly array $options, private readonly string $spool) {}
+    private function __construct(private readonly TempDir $dir, private readonly array $options, private readonly string $spool, private readonly bool $fromEnvironment = false) {}
 
     public function __destruct()
     {
@@ -30,6 +33,34 @@ final class RelayProcess
         $relay->launch();
 
         return $relay;
+    }
+
+    /**
+     * `relay` with no --socket or --spool: WARMHTTP_RELAY_SOCKET and WARMHTTP_RELAY_SPOOL name
+     * the private ones, and command() gives the relay:* commands the same environment.
+     *
+     * @param list<string> $options extra `relay` options
+     */
+    public static function startFromEnvironment(array $options = []): self
+    {
+        $dir = TempDir::create('relay');
+        $relay = new self($dir, $options, $dir->path('spool.sqlite'), true);
+        $relay->launch();
+
+        return $relay;
+    }
+
+    /**
+     * The environment every process of this relay runs with: its paths when started from the
+     * environment, none otherwise (so a variable set around the test run cannot redirect it).
+     *
+     * @return array<string, string|false>
+     */
+    public function environment(): array
+    {
+        return $this->fromEnvironment
+            ? [RelayLocation::SOCKET_ENV => $this->socketPath(), RelayLocation::SPOOL_ENV => $this->spool]
+            : [RelayLocation::SOCKET_ENV => false, RelayLocation::SPOOL_ENV => false];
     }
 
     public function socketPath(): string
@@ -54,7 +85,8 @@ final class RelayProcess
 
     public function launch(): void
     {
-        $this->process = new Process([\PHP_BINARY, \dirname(__DIR__, 3) . '/bin/warmhttp', 'relay', '--socket=' . $this->socketPath(), '--spool=' . $this->spool, ...$this->options]);
+        $paths = $this->fromEnvironment ? [] : ['--socket=' . $this->socketPath(), '--spool=' . $this->spool];
+        $this->process = new Process([\PHP_BINARY, self::bin(), 'relay', ...$paths, ...$this->options], null, $this->environment());
         $this->process->setTimeout(null);
         $this->process->start();
         $deadline = microtime(true) + 10;
@@ -84,26 +116,54 @@ final class RelayProcess
         return (string) $this->process?->getErrorOutput();
     }
 
-    /** @param list<string> $args */
+    /**
+     * A relay:* command on this relay's spool (by --spool, or by the environment only), which
+     * must exit 0.
+     *
+     * @param list<string> $args
+     */
     public function command(string $name, array $args = []): Process
     {
-        $process = new Process([\PHP_BINARY, \dirname(__DIR__, 3) . '/bin/warmhttp', $name, '--spool=' . $this->spool, ...$args]);
-        $process->mustRun();
+        return $this->process($name, $args)->mustRun();
+    }
+
+    /**
+     * The same, whatever its exit code: for the error paths.
+     *
+     * @param list<string> $args
+     */
+    public function run(string $name, array $args = []): Process
+    {
+        $process = $this->process($name, $args);
+        $process->run();
 
         return $process;
     }
 
+    /** @param list<string> $args */
+    private function process(string $name, array $args): Process
+    {
+        $spool = $this->fromEnvironment ? [] : ['--spool=' . $this->spool];
+
+        return new Process([\PHP_BINARY, self::bin(), $name, ...$spool, ...$args], null, $this->environment());
+    }
+
+    public static function bin(): string
+    {
+        return \dirname(__DIR__, 3) . '/bin/warmhttp';
+    }
+
     /**
-     * The dead letters, once there are any (relay:failed --json), or [] after 15 s.
+     * The dead letters, once there are any (relay:failed --format=json), or [] after 15 s.
      *
-     * @return list<array{id: int, attempts: int, failed_at: float, last_error: string}>
+     * @return list<array{id: int, method: string, uri: string, attempts: int, failed_at: float, last_error: string}>
      */
     public function awaitDeadLetters(): array
     {
         $deadline = microtime(true) + 15;
         do {
-            /** @var list<array{id: int, attempts: int, failed_at: float, last_error: string}> $dead */
-            $dead = json_decode($this->command('relay:failed', ['--json'])->getOutput(), true);
+            /** @var list<array{id: int, method: string, uri: string, attempts: int, failed_at: float, last_error: string}> $dead */
+            $dead = json_decode($this->command('relay:failed', ['--format=json'])->getOutput(), true);
             if ($dead !== []) {
                 return $dead;
             }

@@ -90,7 +90,7 @@ final class RelayRetryLimitsTest extends TestCase
         $relay->run();
         $dir->remove();
 
-        self::assertSame(1, $relay->getExitCode(), $relay->getErrorOutput());
+        self::assertSame(2, $relay->getExitCode(), $relay->getErrorOutput()); // Command::INVALID: wrong usage
         $log = json_decode(trim($relay->getErrorOutput()), true);
         self::assertIsArray($log, 'one JSON log line');
         self::assertSame(['critical', 'Relay cannot start', $error . '.'], [$log['level'], $log['msg'], $log['error']]);
