@@ -51,6 +51,8 @@ final class DestinationGuardTest extends TestCase
         yield 'IPv6 multicast' => ['ff02::1'];
         yield 'IPv6 documentation' => ['2001:db8::1'];
         yield 'Teredo' => ['2001:0:4136:e378:8000:63bf:3fff:fdd2'];
+        // inet_aton() forms of 127.0.0.1: not addresses to inet_pton(), so never public here;
+        // check() would hand them to the resolver, which a unit test must not call.
         yield 'decimal form of 127.0.0.1' => ['2130706433'];
         yield 'octal form of 127.0.0.1' => ['0177.0.0.1'];
         yield 'hex form of 127.0.0.1' => ['0x7f.0.0.1'];
