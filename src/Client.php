@@ -144,12 +144,13 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
     private function start(RequestInterface $request): Transfer
     {
         $request = $this->prepare($request);
-        $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), Psr7Exchange::isSafeToResend($request));
+        $resendable = Psr7Exchange::isSafeToResend($request);
+        $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), $resendable);
         $relay = $this->options->relay();
         if ($relay !== null && $this->options->bool('relay_sync')) {
             $curl = SyncRoute::curlOptions($curl, $request, $relay, $this->options->string('relay_token'));
         }
-        $spec = Psr7Exchange::spec($request, $curl, $this->options->bool('stream'), $this->options->int('max_response_bytes'));
+        $spec = Psr7Exchange::spec($request, $resendable, $curl, $this->options->bool('stream'), $this->options->int('max_response_bytes'));
         $transfer = new Transfer($spec, new Psr7Exchange($request));
         CurlPool::get()->start($transfer);
 

@@ -277,7 +277,7 @@ final class CurlPool
             return;
         }
         $info = CurlInfo::read($handle);
-        $this->counters->record($transfer->spec->host(), $info);
+        $this->counters->record($transfer->spec->host, $info);
         if ($errno !== \CURLE_OK && $this->shouldRetry($transfer, $errno, $info)) {
             $this->recycle($handle);
             $this->counters->retried();

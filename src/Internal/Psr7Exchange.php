@@ -20,22 +20,28 @@ use WarmHttp\Exception\TimeoutException;
  */
 final class Psr7Exchange implements Exchange
 {
-    public function __construct(public readonly RequestInterface $request) {}
+    /** A plain property: one exchange is made per request, and PHP 8.2 writes readonly ones on its slow path. */
+    public function __construct(private RequestInterface $request) {}
 
     /**
      * The pool's description of a PSR-7 request, for the Client.
      *
-     * @param array<int, mixed> $curlOptions
+     * @param array<int, mixed> $curlOptions from CurlOptions::forRequest (CURLOPT_URL: the URL without fragment;
+     *                                       through the relay, CURLOPT_REQUEST_TARGET holds it)
      */
-    public static function spec(RequestInterface $request, array $curlOptions, bool $stream, ?int $maxResponseBytes): TransferSpec
+    public static function spec(RequestInterface $request, bool $resendable, array $curlOptions, bool $stream, ?int $maxResponseBytes): TransferSpec
     {
         $uri = $request->getUri();
-        $url = (string) ($uri->getFragment() === '' ? $uri : $uri->withFragment(''));
+        $scheme = $uri->getScheme();
+        $url = $curlOptions[\CURLOPT_REQUEST_TARGET] ?? $curlOptions[\CURLOPT_URL];
 
-        return TransferSpec::of(
+        return new TransferSpec(
             $request->getMethod(),
-            $url,
-            self::isSafeToResend($request),
+            \is_string($url) ? $url : '',
+            $scheme,
+            $uri->getHost(),
+            $uri->getPort() ?? TransferSpec::defaultPort($scheme),
+            $resendable,
             $curlOptions,
             $stream ? ResponseSink::Streamed : ResponseSink::Buffered,
             $maxResponseBytes,

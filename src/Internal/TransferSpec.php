@@ -10,29 +10,62 @@ namespace WarmHttp\Internal;
  *
  * @internal
  */
-final readonly class TransferSpec
+final class TransferSpec
 {
     /**
+     * scheme://host:port, the key its connections share (the multiplex gate's per-origin count).
+     *
+     * @readonly
+     */
+    public string $origin;
+
+    /**
+     * Plain properties marked @readonly, not native readonly ones: one spec is built per request,
+     * and PHP 8.2 writes native readonly properties on the VM's slow path.
+     *
      * @param string            $url         absolute, without fragment
-     * @param string            $origin      scheme://host:port, the key its connections share
+     * @param string            $host        lower case, as curl and the pool's counters name it
      * @param bool              $resendable  safe to send twice (RFC 9110 9.2.2, or an Idempotency-Key):
      *                                       may be retried on a fresh connection when a reused one was dead
      * @param array<int, mixed> $curlOptions
      */
     public function __construct(
+        /** @readonly */
         public string $method,
+        /** @readonly */
         public string $url,
-        public string $origin,
+        string $scheme,
+        /** @readonly */
+        public string $host,
+        int $port,
+        /** @readonly */
         public bool $resendable,
+        /** @readonly */
         public array $curlOptions,
+        /** @readonly */
         public ResponseSink $sink = ResponseSink::Buffered,
+        /** @readonly */
         public ?int $maxResponseBytes = null,
-    ) {}
+    ) {
+        $this->origin = $scheme . '://' . $host . ':' . $port;
+    }
 
-    /** @param array<int, mixed> $curlOptions */
+    /**
+     * From an absolute URL (parse_url: for callers that hold no parsed URI).
+     *
+     * @param array<int, mixed> $curlOptions
+     */
     public static function of(string $method, string $url, bool $resendable, array $curlOptions, ResponseSink $sink = ResponseSink::Buffered, ?int $maxResponseBytes = null): self
     {
-        return new self($method, $url, self::originOf($url), $resendable, $curlOptions, $sink, $maxResponseBytes);
+        $parts = parse_url($url);
+        $scheme = strtolower($parts['scheme'] ?? '');
+
+        return new self($method, $url, $scheme, strtolower($parts['host'] ?? ''), $parts['port'] ?? self::defaultPort($scheme), $resendable, $curlOptions, $sink, $maxResponseBytes);
+    }
+
+    public static function defaultPort(string $scheme): int
+    {
+        return $scheme === 'https' ? 443 : 80;
     }
 
     /** GET, HEAD, OPTIONS, PUT, DELETE, TRACE, or anything with an Idempotency-Key (RFC 9110 9.2.2). */
@@ -43,19 +76,7 @@ final readonly class TransferSpec
 
     public static function originOf(string $url): string
     {
-        $parts = parse_url($url);
-        $scheme = strtolower($parts['scheme'] ?? '');
-        $port = $parts['port'] ?? ($scheme === 'https' ? 443 : 80);
-
-        return $scheme . '://' . strtolower($parts['host'] ?? '') . ':' . $port;
-    }
-
-    /** The host part of the origin, as the pool's counters name it. */
-    public function host(): string
-    {
-        $hostAndPort = substr($this->origin, (int) strpos($this->origin, '://') + 3);
-
-        return substr($hostAndPort, 0, (int) strrpos($hostAndPort, ':'));
+        return self::of('GET', $url, true, [])->origin;
     }
 
     /** "POST https://api.example.com/x failed: WHAT." — how every failure message starts. */

@@ -76,7 +76,7 @@ final class Upstream
         $resendable = TransferSpec::isSafeToResend($method, self::has($headers, 'Idempotency-Key'));
         $curl = UpstreamOptions::build($method, $target->url, $headers, $body, $resendable, $this->clientCurl);
 
-        return $this->launch(new TransferSpec($method, $target->url, $target->origin, $resendable, $this->pinned($target, $curl), ResponseSink::Streamed));
+        return $this->launch(new TransferSpec($method, $target->url, $target->scheme, $target->host, $target->port, $resendable, $this->pinned($target, $curl), ResponseSink::Streamed));
     }
 
     /**
@@ -93,7 +93,7 @@ final class Upstream
         $headers = [...$spooled->headers, ['Idempotency-Key', $spooled->idempotencyKey]];
         $curl = UpstreamOptions::build($spooled->method, $target->url, $headers, $spooled->body, true, $this->clientCurl);
 
-        return $this->launch(new TransferSpec($spooled->method, $target->url, $target->origin, true, $this->pinned($target, $curl), ResponseSink::Discarded, self::DELIVERY_RESPONSE_BYTES));
+        return $this->launch(new TransferSpec($spooled->method, $target->url, $target->scheme, $target->host, $target->port, true, $this->pinned($target, $curl), ResponseSink::Discarded, self::DELIVERY_RESPONSE_BYTES));
     }
 
     /** @param list<array{string, string}> $headers */
@@ -132,7 +132,7 @@ final class Upstream
         $address = $this->guard->check($target->host);
         if (!$target->isIpLiteral()) {
             $pinned = str_contains($address, ':') ? '[' . $address . ']' : $address;
-            $curl[\CURLOPT_RESOLVE] = [\sprintf('%s:%d:%s', $target->host, $target->port(), $pinned)];
+            $curl[\CURLOPT_RESOLVE] = [\sprintf('%s:%d:%s', $target->host, $target->port, $pinned)];
         }
 
         return $curl;

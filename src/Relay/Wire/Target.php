@@ -17,9 +17,10 @@ final readonly class Target
     private function __construct(
         /** Without fragment: what curl is given. */
         public string $url,
+        public string $scheme,
         public string $host,
-        /** scheme://host:port, the key its connections share */
-        public string $origin,
+        /** The port curl connects to: the explicit one, or the scheme's default. */
+        public int $port,
     ) {}
 
     /** @throws \InvalidArgumentException naming what is wrong with the target */
@@ -40,13 +41,7 @@ final readonly class Target
         $hash = strpos($target, '#');
         $url = $hash === false ? $target : substr($target, 0, $hash);
 
-        return new self($url, $host, TransferSpec::originOf($url));
-    }
-
-    /** The port curl connects to: the explicit one, or the scheme's default. */
-    public function port(): int
-    {
-        return (int) substr($this->origin, (int) strrpos($this->origin, ':') + 1);
+        return new self($url, $scheme, $host, $parts['port'] ?? TransferSpec::defaultPort($scheme));
     }
 
     public function isIpLiteral(): bool

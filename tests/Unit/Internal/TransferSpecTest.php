@@ -25,10 +25,10 @@ final class TransferSpecTest extends TestCase
         self::assertSame($origin, TransferSpec::originOf($url));
     }
 
-    public function testTheHostComesFromTheOrigin(): void
+    public function testTheHostIsLowerCase(): void
     {
-        self::assertSame('api.example.com', TransferSpec::of('GET', 'https://api.example.com/x', true, [])->host());
-        self::assertSame('[::1]', TransferSpec::of('GET', 'http://[::1]:8080/', true, [])->host());
+        self::assertSame('api.example.com', TransferSpec::of('GET', 'https://API.example.com/x', true, [])->host);
+        self::assertSame('[::1]', TransferSpec::of('GET', 'http://[::1]:8080/', true, [])->host);
     }
 
     /** @return iterable<string, array{string, bool, bool}> */

@@ -16,8 +16,8 @@ final class TargetTest extends TestCase
 
         self::assertSame('https://API.example.com/hooks?x=1', $target->url, 'the fragment never goes on the wire');
         self::assertSame('api.example.com', $target->host, 'host names are case-insensitive: one spelling for the guard and the pin');
-        self::assertSame('https://api.example.com:443', $target->origin);
-        self::assertSame(443, $target->port());
+        self::assertSame('https', $target->scheme);
+        self::assertSame(443, $target->port);
         self::assertFalse($target->isIpLiteral());
     }
 
@@ -26,9 +26,9 @@ final class TargetTest extends TestCase
         $v4 = Target::parse('http://127.0.0.1:8080/');
         $v6 = Target::parse('http://[::1]/');
 
-        self::assertSame(8080, $v4->port());
+        self::assertSame(8080, $v4->port);
         self::assertTrue($v4->isIpLiteral());
-        self::assertSame(80, $v6->port());
+        self::assertSame(80, $v6->port);
         self::assertTrue($v6->isIpLiteral());
     }
 
