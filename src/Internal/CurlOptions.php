@@ -128,15 +128,23 @@ final class CurlOptions
     /** @return array<int, mixed> */
     private static function method(RequestInterface $request): array
     {
-        // A GET or HEAD with a body keeps its method: CURLOPT_POSTFIELDS alone would turn it
-        // into a POST. libcurl 7.88 reads no response body after a custom "HEAD".
         $size = $request->getBody()->getSize();
-        $hasBody = $size !== 0 && ($size !== null || $request->getBody()->isReadable());
 
+        return self::methodOf($request->getMethod(), $size !== 0 && ($size !== null || $request->getBody()->isReadable()));
+    }
+
+    /**
+     * A GET or HEAD with a body keeps its method: CURLOPT_POSTFIELDS alone would turn it into a
+     * POST. libcurl 7.88 reads no response body after a custom "HEAD".
+     *
+     * @return array<int, mixed>
+     */
+    public static function methodOf(string $method, bool $hasBody): array
+    {
         return match (true) {
-            $request->getMethod() === 'GET' && !$hasBody => [\CURLOPT_HTTPGET => true],
-            $request->getMethod() === 'HEAD' && !$hasBody => [\CURLOPT_NOBODY => true],
-            default => [\CURLOPT_CUSTOMREQUEST => $request->getMethod()],
+            $method === 'GET' && !$hasBody => [\CURLOPT_HTTPGET => true],
+            $method === 'HEAD' && !$hasBody => [\CURLOPT_NOBODY => true],
+            default => [\CURLOPT_CUSTOMREQUEST => $method],
         };
     }
 

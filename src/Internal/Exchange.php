@@ -13,6 +13,8 @@ use Psr\Http\Message\ResponseInterface;
  * speaks PSR-7 and PSR-18 (Psr7Exchange); the relay's speaks its own wire.
  *
  * @internal
+ *
+ * @phpstan-import-type Info from CurlInfo
  */
 interface Exchange
 {
@@ -20,7 +22,7 @@ interface Exchange
      * The response is in: whole (buffered or discarded sink), or its head (streamed sink, the
      * body still arriving in the transfer's BodyBuffer).
      *
-     * @param array<string, mixed> $info from CurlInfo::read()
+     * @param Info $info
      */
     public function response(Transfer $transfer, \CurlHandle $handle, array $info): ResponseInterface|ClientExceptionInterface;
 

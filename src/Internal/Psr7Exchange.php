@@ -17,6 +17,8 @@ use WarmHttp\Exception\TimeoutException;
  * PSR-18 exception that carries the request out.
  *
  * @internal
+ *
+ * @phpstan-import-type Info from CurlInfo
  */
 final class Psr7Exchange implements Exchange
 {
@@ -53,6 +55,7 @@ final class Psr7Exchange implements Exchange
         return TransferSpec::isSafeToResend($request->getMethod(), $request->hasHeader('Idempotency-Key'));
     }
 
+    /** @param Info $info */
     public function response(Transfer $transfer, \CurlHandle $handle, array $info): ResponseInterface|ClientExceptionInterface
     {
         try {
@@ -64,15 +67,15 @@ final class Psr7Exchange implements Exchange
             }
             $raw = $transfer->cappedBody?->contents() ?? (string) curl_multi_getcontent($handle);
 
-            return ResponseParser::parse($raw, self::int($info, 'header_size'), $info);
+            return ResponseParser::parse($raw, $info['header_size'], $info);
         } catch (MalformedResponse $e) {
-            return new NetworkException($this->request, ResponseParser::describe($this->request, $e->getMessage()));
+            return new NetworkException($this->request, $this->describe($e->getMessage()));
         }
     }
 
     public function failure(Transfer $transfer, Failure $failure): ClientExceptionInterface
     {
-        $message = ResponseParser::describe($this->request, $failure->what);
+        $message = $this->describe($failure->what);
 
         return match ($failure->kind) {
             FailureKind::Timeout => new TimeoutException($this->request, $message),
@@ -84,14 +87,12 @@ final class Psr7Exchange implements Exchange
 
     public function stopped(Transfer $transfer, string $why): ClientExceptionInterface
     {
-        return new NetworkException($this->request, ResponseParser::describe($this->request, $why));
+        return new NetworkException($this->request, $this->describe($why));
     }
 
-    /** @param array<string, mixed> $info */
-    private static function int(array $info, string $key): int
+    /** "POST https://api.example.com/x failed: WHAT." — how every failure message starts. */
+    private function describe(string $what): string
     {
-        $value = $info[$key] ?? 0;
-
-        return \is_int($value) ? $value : 0;
+        return \sprintf('%s %s failed: %s.', $this->request->getMethod(), (string) $this->request->getUri(), $what);
     }
 }

@@ -4,7 +4,6 @@ declare(strict_types=1);
 
 namespace WarmHttp\Internal;
 
-use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\StreamInterface;
 use WarmHttp\Response;
 
@@ -70,8 +69,4 @@ final class ResponseParser
         }
     }
 
-    public static function describe(RequestInterface $request, string $what): string
-    {
-        return \sprintf('%s %s failed: %s.', $request->getMethod(), (string) $request->getUri(), $what);
-    }
 }

@@ -74,11 +74,6 @@ final class TransferSpec
         return $hasIdempotencyKey || \in_array($method, ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'], true);
     }
 
-    public static function originOf(string $url): string
-    {
-        return self::of('GET', $url, true, [])->origin;
-    }
-
     /** "POST https://api.example.com/x failed: WHAT." — how every failure message starts. */
     public function describe(string $what): string
     {

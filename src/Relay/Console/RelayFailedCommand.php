@@ -26,23 +26,19 @@ final class RelayFailedCommand extends Command
     {
         $this
             ->addOption('spool', null, InputOption::VALUE_REQUIRED, RelayLocation::spoolHelp('The relay\'s spool file'))
-            ->addOption('limit', null, InputOption::VALUE_REQUIRED, 'Show at most this many', '100')
-            ->addOption('json', null, InputOption::VALUE_NONE, 'Deprecated: use --format=json (same output)');
-        OutputFormat::addOption($this);
+            ->addOption('limit', null, InputOption::VALUE_REQUIRED, 'Show at most this many', '100');
+        OutputFormat::addOptionWithJsonAlias($this);
     }
 
     protected function execute(InputInterface $input, OutputInterface $output): int
     {
         try {
-            $format = $input->getOption('json') ? OutputFormat::Json : OutputFormat::fromInput($input);
+            $format = OutputFormat::fromInputOrAlias($input, $output, 'relay:failed');
             $limit = self::limit($input);
         } catch (UsageError $e) {
             CommandOutput::error($output, $e->getMessage());
 
             return self::INVALID;
-        }
-        if ($input->getOption('json')) {
-            CommandOutput::note($output, 'relay:failed: --json is deprecated; use --format=json (the same document).');
         }
         $spool = $input->getOption('spool');
         try {

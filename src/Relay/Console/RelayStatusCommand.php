@@ -25,22 +25,18 @@ final class RelayStatusCommand extends Command
     {
         $this
             ->addOption('spool', null, InputOption::VALUE_REQUIRED, RelayLocation::spoolHelp('The relay\'s spool file'))
-            ->addOption('socket', null, InputOption::VALUE_REQUIRED, RelayLocation::socketHelp('The relay\'s socket, to ask it for what is in flight; by default the one the relay using --spool recorded beside it'))
-            ->addOption('json', null, InputOption::VALUE_NONE, 'Deprecated: use --format=json (same output)');
-        OutputFormat::addOption($this);
+            ->addOption('socket', null, InputOption::VALUE_REQUIRED, RelayLocation::socketHelp('The relay\'s socket, to ask it for what is in flight; by default the one the relay using --spool recorded beside it'));
+        OutputFormat::addOptionWithJsonAlias($this);
     }
 
     protected function execute(InputInterface $input, OutputInterface $output): int
     {
         try {
-            $format = $input->getOption('json') ? OutputFormat::Json : OutputFormat::fromInput($input);
+            $format = OutputFormat::fromInputOrAlias($input, $output, 'relay:status');
         } catch (UsageError $e) {
             CommandOutput::error($output, $e->getMessage());
 
             return self::INVALID;
-        }
-        if ($input->getOption('json')) {
-            CommandOutput::note($output, 'relay:status: --json is deprecated; use --format=json (the same document).');
         }
         $location = RelayLocation::ofRunningRelay(self::option($input, 'socket'), self::option($input, 'spool'));
         try {

@@ -6,6 +6,7 @@ namespace WarmHttp\Relay\Outbound;
 
 use Psr\Http\Client\ClientExceptionInterface;
 use Psr\Http\Message\ResponseInterface;
+use WarmHttp\Internal\CurlInfo;
 use WarmHttp\Internal\DiscardedResponse;
 use WarmHttp\Internal\Exchange;
 use WarmHttp\Internal\Failure;
@@ -22,9 +23,12 @@ use WarmHttp\Internal\Transfer;
  * streamed to the caller from the transfer's buffer; a failure is an UpstreamFailure.
  *
  * @internal
+ *
+ * @phpstan-import-type Info from CurlInfo
  */
 final class UpstreamExchange implements Exchange
 {
+    /** @param Info $info */
     public function response(Transfer $transfer, \CurlHandle $handle, array $info): ResponseInterface|ClientExceptionInterface
     {
         if ($transfer->spec->sink === ResponseSink::Discarded) {

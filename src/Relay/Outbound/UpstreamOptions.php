@@ -29,11 +29,7 @@ final class UpstreamOptions
         $curl = $clientOptions
             + [\CURLOPT_URL => $url]
             + CurlOptions::version(null, strncasecmp($url, 'https:', 6) === 0)
-            + match (true) {
-                $method === 'GET' && $body === '' => [\CURLOPT_HTTPGET => true],
-                $method === 'HEAD' && $body === '' => [\CURLOPT_NOBODY => true],
-                default => [\CURLOPT_CUSTOMREQUEST => $method],
-            };
+            + CurlOptions::methodOf($method, $body !== '');
         if ($hasBody) {
             $curl = self::body($body, $resendable) + $curl;
         } elseif (!$resendable) {

@@ -22,7 +22,7 @@ final class TransferSpecTest extends TestCase
     #[DataProvider('origins')]
     public function testTheOriginKeyNamesSchemeHostAndPortWithDefaults(string $url, string $origin): void
     {
-        self::assertSame($origin, TransferSpec::originOf($url));
+        self::assertSame($origin, TransferSpec::of('GET', $url, true, [])->origin);
     }
 
     public function testTheHostIsLowerCase(): void
