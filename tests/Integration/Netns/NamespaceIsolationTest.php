@@ -19,7 +19,7 @@ final class NamespaceIsolationTest extends LoopbackOnlyTestCase
     {
         $socket = @stream_socket_client('tcp://10.1.2.3:80', $errno, $errstr, 1.0);
         self::assertFalse($socket, 'a connect outside loopback must fail in this namespace');
-        self::assertStringContainsStringIgnoringCase('unreachable', $errstr);
+        self::assertStringContainsStringIgnoringCase('unreachable', (string) $errstr);
     }
 
     public function testTheResolverStubMapsAttackerNamesToLoopback(): void
