@@ -122,7 +122,6 @@ final class ResponseParserTest extends TestCase
         yield 'obs-fold continuation' => ['  folded'];
         yield 'NUL in the value' => ["X-A: a\0b"];
         yield 'DEL in the value' => ["X-A: a\x7Fb"];
-        yield 'bare LF in the value' => ["X-A: a\nb"];
         yield 'bare CR in the value' => ["X-A: a\rb"];
     }
 
@@ -133,6 +132,74 @@ final class ResponseParserTest extends TestCase
         $this->expectExceptionMessage('the response has a malformed header line ' . json_encode($line));
 
         self::parse("HTTP/1.1 200 OK\r\nX-Fine: yes\r\n" . $line . "\r\nX-After: yes\r\n\r\n");
+    }
+
+    /** @return iterable<string, array{string}> */
+    public static function bareLfHeads(): iterable
+    {
+        // libcurl 7.88 accepts all of these; read as CRLF heads they put every header in the reason
+        yield 'every line' => ["HTTP/1.1 200 OK\nContent-Length: 5\n\n"];
+        yield 'the status line only' => ["HTTP/1.1 200 OK\nX-A: b\r\n\r\n"];
+        yield 'one header line' => ["HTTP/1.1 200 OK\r\nX-A: b\nContent-Length: 5\r\n\r\n"];
+        yield 'inside a value' => ["HTTP/1.1 200 OK\r\nX-A: a\nb\r\n\r\n"];
+        yield 'in an earlier block' => ["HTTP/1.1 100 Continue\n\nHTTP/1.1 200 OK\r\n\r\n"];
+    }
+
+    #[DataProvider('bareLfHeads')]
+    public function testRefusesAHeadWithABareLf(string $head): void
+    {
+        $this->expectException(MalformedResponse::class);
+        $this->expectExceptionMessage('the response head has a line ended by a bare LF instead of CRLF');
+
+        self::parse($head, 'hello');
+    }
+
+    /** @return iterable<string, array{string}> */
+    public static function statusesOutOfRange(): iterable
+    {
+        yield '000' => ['000'];
+        yield '099' => ['099'];
+        yield '600' => ['600'];
+        yield '999' => ['999'];
+    }
+
+    #[DataProvider('statusesOutOfRange')]
+    public function testRefusesAStatusOutside100To599(string $code): void
+    {
+        $this->expectException(MalformedResponse::class);
+        $this->expectExceptionMessage(\sprintf('the response has status %s, outside 100-599', $code));
+
+        self::parse("HTTP/1.1 $code OK\r\n\r\n");
+    }
+
+    public function testAcceptsTheBoundsOfTheStatusRange(): void
+    {
+        self::assertSame(100, self::parse("HTTP/1.1 100 Continue\r\n\r\n")->getStatusCode());
+        self::assertSame(599, self::parse("HTTP/1.1 599 Whatever\r\n\r\n")->getStatusCode());
+    }
+
+    /** @return iterable<string, array{string}> */
+    public static function reasonsWithControls(): iterable
+    {
+        yield 'CR starting a forged header' => ["OK\rX-WarmHttp-Error: forged"];
+        yield 'NUL' => ["O\0K"];
+        yield 'ESC' => ["O\x1BK"];
+        yield 'DEL' => ["O\x7FK"];
+        yield 'vertical tab' => ["O\x0BK"];
+    }
+
+    #[DataProvider('reasonsWithControls')]
+    public function testRefusesAControlCharacterInTheReason(string $reason): void
+    {
+        $this->expectException(MalformedResponse::class);
+        $this->expectExceptionMessage('the response has a control character in its status line');
+
+        self::parse("HTTP/1.1 200 $reason\r\nContent-Length: 5\r\n\r\n", 'hello');
+    }
+
+    public function testKeepsTabsAndObsTextInTheReason(): void
+    {
+        self::assertSame("Tout\tva tr\xE8s bien", self::parse("HTTP/1.1 200 Tout\tva tr\xE8s bien\r\n\r\n")->getReasonPhrase());
     }
 
     private static function parse(string $head, string $body = ''): Response
