@@ -11,6 +11,7 @@ use Symfony\Component\Console\Input\InputOption;
 use Symfony\Component\Console\Output\OutputInterface;
 use WarmHttp\Relay\Assembly;
 use WarmHttp\Relay\Front\FrontProcess;
+use WarmHttp\Relay\Front\ListeningSockets;
 use WarmHttp\Relay\JsonLogger;
 use WarmHttp\Relay\RelayConfig;
 use WarmHttp\Relay\Worker\RetryPolicy;
@@ -22,8 +23,9 @@ final class RelayCommand extends Command
     {
         $this
             ->addOption('socket', null, InputOption::VALUE_REQUIRED, RelayLocation::socketHelp('Unix socket to listen on (mode 0660); "none" for TCP only'))
-            ->addOption('tcp', null, InputOption::VALUE_REQUIRED, 'Also listen on a loopback TCP address, e.g. 127.0.0.1:8787 (needs --token)')
-            ->addOption('token', null, InputOption::VALUE_REQUIRED, 'Token TCP callers must send as X-WarmHttp-Token (default: $WARMHTTP_RELAY_TOKEN)')
+            ->addOption('tcp', null, InputOption::VALUE_REQUIRED, 'Also listen on a loopback TCP address, e.g. 127.0.0.1:8787 (needs a token)')
+            ->addOption('token-file', null, InputOption::VALUE_REQUIRED, 'File holding the token TCP callers must send as X-WarmHttp-Token, mode 0600, at least 32 characters (default: $WARMHTTP_RELAY_TOKEN)')
+            ->addOption('token', null, InputOption::VALUE_REQUIRED, 'Deprecated: shows the token to every user in ps; use --token-file or $WARMHTTP_RELAY_TOKEN')
             ->addOption('spool', null, InputOption::VALUE_REQUIRED, RelayLocation::spoolHelp('The SQLite spool file'))
             ->addOption('spool-sync', null, InputOption::VALUE_REQUIRED, 'normal: a 202 survives the relay being killed or restarted (the journal write is in the page cache); full: it survives power loss too (one fdatasync per group of requests)', 'normal')
             ->addOption('spool-reserve', null, InputOption::VALUE_REQUIRED, 'Refuse new requests (507) when less than this many bytes are free on the spool disk', '16777216')
@@ -45,6 +47,9 @@ final class RelayCommand extends Command
 
     protected function execute(InputInterface $input, OutputInterface $output): int
     {
+        // Before anything is opened: every file the relay creates (journal, spool, -wal, -shm,
+        // metrics, locks) is then 0600, its directories 0700. The socket sets its own 0660.
+        umask(StateFiles::UMASK);
         $logger = new JsonLogger();
         if (!\function_exists('pcntl_async_signals') || !\function_exists('posix_getppid')) {
             $logger->critical('Relay cannot start: it needs the pcntl and posix extensions (Debian: php8.2-cli has both).');
@@ -54,8 +59,8 @@ final class RelayCommand extends Command
         $location = RelayLocation::resolve(self::string($input, 'socket'), self::string($input, 'spool'));
         try {
             $front = self::role($input) === 'front';
-            $config = $this->config($input, $location);
-            $process = $front ? $this->front($config, $logger, $location) : Assembly::worker($config, $logger, (int) self::string($input, 'front-pid'));
+            $config = $this->config($input, $location, $front ? $logger : null);
+            $process = $front ? $this->front($input, $config, $logger, $location) : Assembly::worker($config, $logger, (int) self::string($input, 'front-pid'));
         } catch (\InvalidArgumentException $e) {
             $logger->critical('Relay cannot start', ['error' => $e->getMessage()]);
 
@@ -79,24 +84,65 @@ final class RelayCommand extends Command
         return self::SUCCESS;
     }
 
-    private function front(RelayConfig $config, JsonLogger $logger, RelayLocation $location): FrontProcess
+    private function front(InputInterface $input, RelayConfig $config, JsonLogger $logger, RelayLocation $location): FrontProcess
     {
-        // The same directories (mode 0750) the journal, spool and socket would create, made
-        // here first so a default path this user may not write fails with what to do about it.
-        self::directoryFor($location->spool, 'spool', RelayLocation::SPOOL_ENV, 'StateDirectory=warmhttp');
+        // The same directories the journal, spool and socket would create, made here first so
+        // a default path this user may not write fails with what to do about it. The socket's
+        // is 0750: the web server's group must reach the socket inside.
+        self::directoryFor($location->spool, 'spool', RelayLocation::SPOOL_ENV, 'StateDirectory=warmhttp', 0o077);
         if ($location->socket !== null) {
-            self::directoryFor($location->socket, 'socket', RelayLocation::SOCKET_ENV, 'RuntimeDirectory=warmhttp');
+            self::directoryFor($location->socket, 'socket', RelayLocation::SOCKET_ENV, 'RuntimeDirectory=warmhttp', 0o027);
         }
+        $tightened = StateFiles::tighten($location->spool);
+        if ($tightened !== []) {
+            $logger->warning('Files of the relay were readable by other users; made them private (chmod go-rwx)', ['paths' => $tightened]);
+        }
+        self::checkBacklog($logger);
         /** @var list<string> $argv */
         $argv = $_SERVER['argv'] ?? [];
 
-        return Assembly::front($config, $logger, $argv);
+        return Assembly::front($config, $logger, [$argv[0] ?? 'bin/warmhttp', 'relay', ...$this->workerOptions($input, $location)]);
     }
 
-    private static function directoryFor(string $path, string $option, string $variable, string $systemd): void
+    /**
+     * The delivery worker's options: the front's own, as --name=value, without the ones only
+     * the front uses (WorkerHandle drops those too); the paths as resolved, so the worker uses
+     * the same ones whatever its environment.
+     *
+     * @return list<string>
+     */
+    private function workerOptions(InputInterface $input, RelayLocation $location): array
+    {
+        $options = ['--socket=' . ($location->socket ?? 'none'), '--spool=' . $location->spool];
+        foreach ($this->getDefinition()->getOptions() as $name => $option) {
+            $value = $input->getOption($name);
+            if (\in_array($name, ['socket', 'spool', 'token', 'token-file', 'tcp', 'role', 'front-pid'], true) || $value === $option->getDefault()) {
+                continue;
+            }
+            foreach (\is_array($value) ? $value : [$value] as $one) {
+                $options[] = $one === true ? '--' . $name : '--' . $name . '=' . (\is_scalar($one) ? (string) $one : '');
+            }
+        }
+
+        return $options;
+    }
+
+    /** Linux silently caps a listen backlog at net.core.somaxconn. */
+    private static function checkBacklog(JsonLogger $logger): void
+    {
+        $max = @file_get_contents('/proc/sys/net/core/somaxconn');
+        if ($max !== false && (int) $max < ListeningSockets::BACKLOG) {
+            $logger->warning(\sprintf('net.core.somaxconn is %d: the kernel queues at most that many connections waiting for the relay (it asks for %d); callers past that fall back to sending themselves. Raise it: sysctl -w net.core.somaxconn=%d (and in /etc/sysctl.d/ to keep it).', (int) $max, ListeningSockets::BACKLOG, ListeningSockets::BACKLOG));
+        }
+    }
+
+    private static function directoryFor(string $path, string $option, string $variable, string $systemd, int $umask): void
     {
         $dir = \dirname($path);
-        if (is_dir($dir) ? is_writable($dir) : @mkdir($dir, 0o750, true)) {
+        $previous = umask($umask);
+        $usable = is_dir($dir) ? is_writable($dir) : @mkdir($dir, 0o777, true);
+        umask($previous);
+        if ($usable) {
             return;
         }
         $why = is_dir($dir) ? 'it is not writable' : 'it cannot be created: ' . (error_get_last()['message'] ?? 'unknown error');
@@ -122,9 +168,17 @@ final class RelayCommand extends Command
         return $role;
     }
 
-    private function config(InputInterface $input, RelayLocation $location): RelayConfig
+    private function config(InputInterface $input, RelayLocation $location, ?JsonLogger $logger): RelayConfig
     {
-        $token = self::string($input, 'token') ?? (getenv('WARMHTTP_RELAY_TOKEN') ?: null);
+        $tcp = self::string($input, 'tcp');
+        if ($tcp !== null) {
+            ListeningSockets::loopback($tcp); // a wrong address first: it matters more than the token
+        }
+        $token = RelayToken::resolve(self::string($input, 'token'), self::string($input, 'token-file'), getenv());
+        if ($token->onCommandLine && $logger !== null) {
+            $logger->warning(RelayToken::deprecation());
+            self::hideToken();
+        }
         $sync = self::string($input, 'spool-sync');
         if (!\in_array($sync, ['full', 'normal'], true)) {
             throw new \InvalidArgumentException(\sprintf('--spool-sync must be "full" or "normal", got "%s".', $sync));
@@ -135,8 +189,8 @@ final class RelayCommand extends Command
         return new RelayConfig(
             socketPath: $location->socket,
             spoolPath: $location->spool,
-            tcpAddress: self::string($input, 'tcp'),
-            token: $token,
+            tcpAddress: $tcp,
+            token: $token->value,
             cafile: self::string($input, 'cafile'),
             allowPrivateNetworks: (bool) $input->getOption('allow-private-networks'),
             allowedHosts: $hosts,
@@ -164,6 +218,18 @@ final class RelayCommand extends Command
             self::seconds($input, 'max-age', positive: true),
             self::number($input, 'max-attempts', 0),
         );
+    }
+
+    /** `ps` shows the process title: from now on without the token (it showed until here). */
+    private static function hideToken(): void
+    {
+        /** @var list<string> $argv */
+        $argv = $_SERVER['argv'] ?? [];
+        $shown = [\PHP_BINARY];
+        foreach ($argv as $i => $argument) {
+            $shown[] = str_starts_with($argument, '--token=') || ($argv[$i - 1] ?? '') === '--token' ? '--token=[hidden]' : $argument;
+        }
+        @cli_set_process_title(implode(' ', $shown));
     }
 
     private static function string(InputInterface $input, string $name): ?string

@@ -6,34 +6,71 @@ namespace WarmHttp\Relay\Front;
 
 /**
  * The relay's listening sockets: a unix socket (mode 0660) and, only if asked, a loopback TCP
- * port whose callers must present the token. A non-loopback address is refused outright.
+ * port whose callers must present the token. A non-loopback address is refused outright. The
+ * unix socket's path is guarded (SocketPath): nothing but a dead socket of ours is removed, and
+ * no other user can put a socket of theirs where callers look for the relay.
  *
  * @internal
  */
 final class ListeningSockets
 {
+    /**
+     * Connections the kernel queues before the front accepts them. PHP's default is 32: 200
+     * simultaneous dispatches saw 34 fall back (a unix socket refuses a connect at once when
+     * its queue is full). The front accepts everything queued on each wake-up, so a deep queue
+     * costs only kernel memory. Linux caps it at net.core.somaxconn (the relay warns if lower).
+     */
+    public const BACKLOG = 1024;
+
     /** @var array<int, array{resource, bool}> id => socket, callers must present the token */
     private array $sockets = [];
 
-    private function __construct(private readonly ?string $socketPath) {}
+    private ?SocketPath $unixPath = null;
+
+    private function __construct() {}
 
     public static function open(?string $socketPath, ?string $tcpAddress, ?string $token): self
     {
-        $listeners = new self($socketPath);
-        if ($socketPath !== null) {
-            $listeners->add(self::unix($socketPath), false);
-        }
+        $listeners = new self();
         if ($tcpAddress !== null) {
+            self::loopback($tcpAddress);
             if ($token === null) {
-                throw new \InvalidArgumentException('--tcp needs --token (or WARMHTTP_RELAY_TOKEN): any local process can reach a TCP port.');
+                throw new \InvalidArgumentException('--tcp needs a token (--token-file=PATH or $WARMHTTP_RELAY_TOKEN): any local process can reach a TCP port.');
             }
-            $listeners->add(self::tcp($tcpAddress), true);
+        }
+        try {
+            if ($socketPath !== null) {
+                $listeners->add(self::unix($socketPath), false);
+                $listeners->unixPath = SocketPath::claim($socketPath);
+            }
+            if ($tcpAddress !== null) {
+                $listeners->add(self::tcp($tcpAddress), true);
+            }
+        } catch (\RuntimeException $e) {
+            $listeners->close(); // a socket file left by a start that failed would only mislead
+            throw $e;
         }
         if ($listeners->sockets === []) {
             throw new \InvalidArgumentException('The relay needs a --socket or a --tcp address to listen on.');
         }
 
         return $listeners;
+    }
+
+    /**
+     * The address to bind for a --tcp value: loopback only.
+     *
+     * @return string tcp://HOST:PORT
+     *
+     * @throws \InvalidArgumentException for anything but 127.x.x.x:PORT, [::1]:PORT or localhost:PORT
+     */
+    public static function loopback(string $address): string
+    {
+        if (preg_match('#^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|localhost):(\d{1,5})$#D', $address, $m) !== 1) {
+            throw new \InvalidArgumentException(\sprintf('Refusing to listen on "%s": the relay binds loopback only (127.0.0.1:PORT or [::1]:PORT); anything else would open it to the network.', $address));
+        }
+
+        return \sprintf('tcp://%s:%s', $m[1] === 'localhost' ? '127.0.0.1' : $m[1], $m[2]);
     }
 
     /** @return array<int, resource> */
@@ -54,9 +91,8 @@ final class ListeningSockets
             fclose($socket);
         }
         $this->sockets = [];
-        if ($this->socketPath !== null) {
-            @unlink($this->socketPath);
-        }
+        $this->unixPath?->remove();
+        $this->unixPath = null;
     }
 
     /** @param resource $socket */
@@ -70,25 +106,19 @@ final class ListeningSockets
     private static function unix(string $path)
     {
         $dir = \dirname($path);
-        if (!is_dir($dir) && !@mkdir($dir, 0o750, true)) {
+        // 0750: the web server's group must reach the socket inside; the relay's umask is 0077.
+        $umask = umask(0o027);
+        $created = is_dir($dir) || @mkdir($dir, 0o750, true);
+        umask($umask);
+        if (!$created) {
             throw new \RuntimeException(\sprintf('Cannot create the socket directory "%s" (--socket=%s).', $dir, $path));
         }
-        if (file_exists($path)) {
-            $probe = @stream_socket_client('unix://' . $path, $errno, $errstr, 0.5);
-            if ($probe !== false) {
-                fclose($probe);
-                throw new \RuntimeException(\sprintf('Another relay already listens on %s.', $path));
-            }
-            @unlink($path); // left behind by a relay that was killed
-        }
+        SocketPath::prepare($path);
         // Created 0660 from the start: no window in which any local user could connect.
         $umask = umask(0o117);
-        $server = @stream_socket_server('unix://' . $path, $errno, $errstr);
+        $server = self::listen('unix://' . $path, $path);
         umask($umask);
-        if ($server === false) {
-            throw new \RuntimeException(\sprintf('Cannot listen on unix socket %s: %s', $path, $errstr));
-        }
-        chmod($path, 0o660);
+        self::reachesUs($server, $path);
 
         return $server;
     }
@@ -96,15 +126,37 @@ final class ListeningSockets
     /** @return resource */
     private static function tcp(string $address)
     {
-        if (preg_match('#^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|localhost):(\d{1,5})$#D', $address, $m) !== 1) {
-            throw new \InvalidArgumentException(\sprintf('Refusing to listen on "%s": the relay binds loopback only (127.0.0.1:PORT or [::1]:PORT); anything else would open it to the network.', $address));
-        }
-        $host = $m[1] === 'localhost' ? '127.0.0.1' : $m[1];
-        $server = @stream_socket_server(\sprintf('tcp://%s:%s', $host, $m[2]), $errno, $errstr);
+        return self::listen(self::loopback($address), $address);
+    }
+
+    /** @return resource */
+    private static function listen(string $uri, string $what)
+    {
+        $context = stream_context_create(['socket' => ['backlog' => self::BACKLOG]]);
+        $server = @stream_socket_server($uri, $errno, $errstr, \STREAM_SERVER_BIND | \STREAM_SERVER_LISTEN, $context);
         if ($server === false) {
-            throw new \RuntimeException(\sprintf('Cannot listen on %s: %s', $address, $errstr));
+            throw new \RuntimeException(\sprintf('Cannot listen on %s: %s', $what, $errstr));
         }
 
         return $server;
+    }
+
+    /**
+     * One connect through the path, accepted on the socket just bound: proof that callers who
+     * connect to the path reach this relay and nothing else.
+     *
+     * @param resource $server
+     */
+    private static function reachesUs($server, string $path): void
+    {
+        $client = @stream_socket_client('unix://' . $path, $errno, $errstr, 1.0);
+        $accepted = $client === false ? false : @stream_socket_accept($server, 1.0);
+        if ($client !== false) {
+            fclose($client);
+        }
+        if ($accepted === false) {
+            throw new \RuntimeException(\sprintf('A connect to %s did not reach the socket this relay just bound (%s): something else answers at that path. Check who else writes in %s.', $path, $errstr !== '' ? $errstr : 'not accepted', \dirname($path)));
+        }
+        fclose($accepted);
     }
 }

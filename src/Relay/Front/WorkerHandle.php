@@ -12,6 +12,13 @@ use Psr\Log\LoggerInterface;
  * A worker is a process of its own rather than a fork, so it starts with no curl state of the
  * front's (libcurl is not fork-safe).
  *
+ * The worker gets none of the front's descriptors: PHP opens sockets and files without
+ * FD_CLOEXEC and proc_open closes nothing, so a worker used to hold the listening sockets (a
+ * front killed with SIGKILL left callers connecting into a queue nobody served), callers'
+ * connections (a caller closed by the front saw no EOF) and the spool's lock. Every descriptor
+ * above 2 is replaced by /dev/null in the child (proc_open dup2()s a descriptor spec over it
+ * before exec); PHP cannot close a descriptor by number, and FFI may be disabled.
+ *
  * @internal
  */
 final class WorkerHandle
@@ -21,6 +28,9 @@ final class WorkerHandle
     /** proc_get_status() reads /proc: not on every pass of the front's loop. */
     private const WATCH_SECONDS = 0.1;
 
+    /** Options the worker has no use for; the token must never reach a command line. */
+    private const FRONT_ONLY = ['--role', '--front-pid', '--token', '--token-file', '--tcp'];
+
     private float $nextWatch = 0.0;
 
     /** @var resource|null */
@@ -28,20 +38,37 @@ final class WorkerHandle
 
     private float $restartAt = 0.0;
 
-    /** @param list<string> $command */
-    public function __construct(private readonly array $command, private readonly LoggerInterface $logger) {}
+    /**
+     * @param list<string>          $command
+     * @param array<string, string> $environment the worker's environment (the front's without the token)
+     */
+    public function __construct(private readonly array $command, private readonly LoggerInterface $logger, private readonly array $environment = []) {}
 
-    /** @param list<string> $argv the front's own command line, as $_SERVER['argv'] has it */
+    /**
+     * @param list<string> $argv the front's command line: [script, 'relay', options...] (RelayCommand
+     *                           passes its options in --name=value form)
+     */
     public static function forFront(array $argv, LoggerInterface $logger): self
     {
-        $options = array_values(array_filter(\array_slice($argv, 2), static fn(string $a): bool => !str_starts_with($a, '--role') && !str_starts_with($a, '--front-pid')));
+        $options = array_values(array_filter(\array_slice($argv, 2), static fn(string $a): bool => !self::frontOnly($a)));
+        $environment = getenv();
+        unset($environment['WARMHTTP_RELAY_TOKEN']);
 
-        return new self([\PHP_BINARY, $argv[0], 'relay', ...$options, '--role=delivery', '--front-pid=' . getmypid()], $logger);
+        return new self([\PHP_BINARY, $argv[0], 'relay', ...$options, '--role=delivery', '--front-pid=' . getmypid()], $logger, $environment);
     }
 
     public function start(): void
     {
-        $process = proc_open($this->command, [0 => ['file', '/dev/null', 'r'], 1 => \STDOUT, 2 => \STDERR], $pipes);
+        $null = fopen('/dev/null', 'r');
+        if ($null === false) {
+            throw new \RuntimeException('Cannot start the relay delivery worker: /dev/null cannot be opened.');
+        }
+        $descriptors = [0 => $null, 1 => \STDOUT, 2 => \STDERR];
+        foreach (self::openDescriptors() as $fd) {
+            $descriptors[$fd] = $null;
+        }
+        $process = proc_open($this->command, $descriptors, $pipes, null, $this->environment === [] ? null : $this->environment);
+        fclose($null);
         if ($process === false) {
             throw new \RuntimeException('Cannot start the relay delivery worker: ' . implode(' ', $this->command));
         }
@@ -66,7 +93,7 @@ final class WorkerHandle
         }
         if ($now >= $this->restartAt) {
             $this->restartAt = 0.0;
-            $this->start();
+            $this->restart($now);
         }
     }
 
@@ -95,5 +122,36 @@ final class WorkerHandle
             proc_terminate($process, \SIGKILL);
         }
         proc_close($process);
+    }
+
+    /** A worker that cannot start now (out of descriptors or memory) is tried again later; the front keeps serving. */
+    private function restart(float $now): void
+    {
+        try {
+            $this->start();
+        } catch (\RuntimeException $e) {
+            $this->logger->error('Cannot restart the delivery worker; trying again', ['error' => $e->getMessage()]);
+            $this->restartAt = $now + self::RESTART_DELAY_SECONDS;
+        }
+    }
+
+    private static function frontOnly(string $argument): bool
+    {
+        $name = explode('=', $argument, 2)[0];
+
+        return \in_array($name, self::FRONT_ONLY, true);
+    }
+
+    /**
+     * This process's open descriptors above 2 (Linux /proc, else /dev/fd). The listing's own
+     * descriptor is among them; it is closed by then, and /dev/null in its place harms nothing.
+     *
+     * @return list<int>
+     */
+    private static function openDescriptors(): array
+    {
+        $names = @scandir('/proc/self/fd') ?: (@scandir('/dev/fd') ?: []);
+
+        return array_values(array_map('intval', array_filter($names, static fn(string $n): bool => ctype_digit($n) && (int) $n > 2)));
     }
 }
