@@ -11,11 +11,13 @@ use WarmHttp\Relay\Wire\WireRequest;
 /**
  * How a sync-mode answer's body is delimited on the relay socket. The destination's own
  * framing (Transfer-Encoding, and on HTTP/2 none at all) concerned its hop only: the relay
- * frames the body again for the caller.
+ * frames the body again for the caller, from what curl delivered. A length is announced only
+ * where the relay enforces it: a whole body it holds, or a Content-Length it counts down and
+ * never writes past (overran()); a body that ends short is !isSatisfied().
  *
  * @internal
  */
-final readonly class BodyFraming
+final class BodyFraming
 {
     private const NONE = 'none';
     private const WHOLE = 'whole';
@@ -23,14 +25,27 @@ final readonly class BodyFraming
     private const CHUNKED = 'chunked';
     private const CLOSE = 'close';
 
-    private function __construct(private string $kind, private ?string $length) {}
+    /** Bytes a LENGTH body still owes; 0 for the other kinds. */
+    private int $remaining;
 
+    private bool $overran = false;
+
+    private function __construct(private readonly string $kind, private readonly ?string $length)
+    {
+        $this->remaining = $kind === self::LENGTH ? (int) $length : 0;
+    }
+
+    /** @throws UnframeableAnswer */
     public static function choose(ResponseInterface $response, WireRequest $wire, BodyBuffer $body): self
     {
         $status = $response->getStatusCode();
-        $length = $response->getHeaderLine('Content-Length');
-        $announced = ctype_digit($length) ? $length : null;
-        if ($status < 200 || $status === 204) {
+        if ($status < 200) {
+            // curl answers 100 and 103 itself; any other 1xx as a final answer (101 unasked)
+            // would leave the caller's connection in a protocol the relay does not speak.
+            throw new UnframeableAnswer(\sprintf('the destination answered %d as its final answer', $status));
+        }
+        $announced = self::announcedLength($response);
+        if ($status === 204) {
             return new self(self::NONE, null);
         }
         if ($wire->method === 'HEAD' || $status === 304) {
@@ -67,18 +82,74 @@ final readonly class BodyFraming
         return $this->kind === self::CLOSE;
     }
 
+    /** Body bytes as written to the caller: never past an announced length. */
     public function frame(string $bytes): string
     {
         return match (true) {
             $bytes === '' || $this->kind === self::NONE => '',
             $this->kind === self::CHUNKED => dechex(\strlen($bytes)) . "\r\n" . $bytes . "\r\n",
+            $this->kind === self::LENGTH => $this->countDown($bytes),
             default => $bytes,
         };
+    }
+
+    /** More body bytes came than the announced length: the caller's connection must close. */
+    public function overran(): bool
+    {
+        return $this->overran;
+    }
+
+    /** Whether every announced byte has been framed (always, where nothing was announced). */
+    public function isSatisfied(): bool
+    {
+        return $this->remaining === 0;
     }
 
     /** What ends a complete body. */
     public function trailer(): string
     {
         return $this->kind === self::CHUNKED ? "0\r\n\r\n" : '';
+    }
+
+    private function countDown(string $bytes): string
+    {
+        if (\strlen($bytes) > $this->remaining) {
+            $this->overran = true;
+            $bytes = substr($bytes, 0, $this->remaining);
+        }
+        $this->remaining -= \strlen($bytes);
+
+        return $bytes;
+    }
+
+    /**
+     * The Content-Length the head announces, if it announces exactly one. libcurl 7.88 ignores
+     * Content-Length beside chunked, takes the last of several and the first of "5, 6", and
+     * reads "+5" as 5: each of those would let the caller count differently from curl.
+     *
+     * @throws UnframeableAnswer
+     */
+    private static function announcedLength(ResponseInterface $response): ?string
+    {
+        $values = $response->getHeader('Content-Length');
+        if ($values === []) {
+            return null;
+        }
+        if ($response->hasHeader('Transfer-Encoding')) {
+            throw new UnframeableAnswer('the destination answered with both Transfer-Encoding and Content-Length');
+        }
+        $length = null;
+        foreach ($values as $value) {
+            foreach (explode(',', $value) as $item) {
+                $item = trim($item, " \t");
+                $number = ctype_digit($item) && \strlen($item) <= 18 ? (string) (int) $item : null;
+                if ($number === null || ($length !== null && $number !== $length)) {
+                    throw new UnframeableAnswer('the destination answered with an invalid or conflicting Content-Length ' . json_encode(substr(implode(', ', $values), 0, 60)));
+                }
+                $length = $number;
+            }
+        }
+
+        return $length;
     }
 }

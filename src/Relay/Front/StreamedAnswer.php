@@ -47,12 +47,17 @@ final class StreamedAnswer
         $outcome = $this->transfer->outcome();
         if (!$outcome instanceof ResponseInterface) {
             $status = $outcome instanceof UpstreamFailure && $outcome->kind === FailureKind::Timeout ? 504 : 502;
-            $this->connection->send(WireResponse::relayError($status, $outcome?->getMessage() ?? 'the upstream transfer ended without an outcome'));
-            $this->finish();
+            $this->refuse($status, $outcome?->getMessage() ?? 'the upstream transfer ended without an outcome');
 
             return;
         }
-        $this->framing = BodyFraming::choose($outcome, $this->wire, $this->body);
+        try {
+            $this->framing = BodyFraming::choose($outcome, $this->wire, $this->body);
+        } catch (UnframeableAnswer $e) {
+            $this->refuse(502, $e->getMessage());
+
+            return;
+        }
         $head = WireResponse::head($outcome->getStatusCode(), HeaderFilter::forCaller($this->headers($outcome)), $outcome->getReasonPhrase(), $this->framing->headers());
         // The common case, a body that arrived with its head: one write, no chunk framing.
         $this->connection->send($this->framing->isWhole() ? $head . $this->body->take(\PHP_INT_MAX) : $head);
@@ -82,19 +87,51 @@ final class StreamedAnswer
                 return;
             }
             $this->connection->send($this->framing->frame($this->body->take(self::CALLER_HIGH_WATER)));
+            if ($this->framing->overran()) {
+                // More than the announced length came: what follows is no part of this answer,
+                // and the caller must not read it as the next one.
+                CurlPool::get()->abort($this->transfer);
+                $this->close();
+
+                return;
+            }
         }
     }
 
     private function end(): void
     {
-        if ($this->body->failure() !== null || $this->framing?->closesConnection()) {
+        if ($this->body->failure() !== null || $this->framing === null || $this->framing->closesConnection() || !$this->framing->isSatisfied()) {
             // A body cut short upstream must reach the caller cut short too: close the
             // connection without completing the framing, so the caller's client reports it.
-            $this->connection->closing = true;
-            $this->connection->in = '';
-        } else {
-            $this->connection->send($this->framing?->trailer() ?? '');
+            $this->close();
+
+            return;
         }
+        $this->connection->send($this->framing->trailer());
+        $this->finish();
+    }
+
+    /**
+     * The caller's connection ends after what was written: a kept connection must never be
+     * left where the caller and the relay disagree on where the next answer starts.
+     */
+    private function close(): void
+    {
+        $this->connection->closing = true;
+        $this->connection->in = '';
+        $this->finish();
+    }
+
+    /**
+     * An answer of the relay's own instead of the destination's: the transfer, if curl still
+     * runs it (a head refused while its body arrives), is stopped and its connection closed.
+     */
+    private function refuse(int $status, string $message): void
+    {
+        if (!$this->body->isComplete()) {
+            CurlPool::get()->abort($this->transfer);
+        }
+        $this->connection->send(WireResponse::relayError($status, $message));
         $this->finish();
     }
 

@@ -17,6 +17,9 @@ final class HeaderFilter
         'content-length', 'expect', 'host',
     ];
 
+    /** Bytes no header name may hold: separators a forged name would need (RFC 9110 5.6.2). */
+    private const NOT_IN_NAME = "\0\t\n\r \"(),/:;<=>?@[\\]{}\x7F";
+
     /**
      * @param list<array{string, string}> $headers
      *
@@ -39,7 +42,10 @@ final class HeaderFilter
     }
 
     /**
-     * Response headers passed back in sync mode: the relay frames the body itself.
+     * Response headers passed back in sync mode: the relay frames the body itself, and the
+     * destination's framing, connection and X-WarmHttp-* headers never reach the caller. The
+     * head was checked line by line (ResponseParser); a line that would still break the
+     * caller's framing (CR, LF or NUL, or a name that is no token) is dropped, not written.
      *
      * @param array<string, list<string>> $headers
      *
@@ -49,8 +55,14 @@ final class HeaderFilter
     {
         $lines = [];
         foreach ($headers as $name => $values) {
+            $name = (string) $name;
+            if ($name === '' || strpbrk($name, self::NOT_IN_NAME) !== false) {
+                continue;
+            }
             foreach ($values as $value) {
-                $lines[] = [(string) $name, $value];
+                if (strpbrk($value, "\r\n\0") === false) {
+                    $lines[] = [$name, $value];
+                }
             }
         }
 

@@ -34,7 +34,10 @@ final class WireResponse
      */
     public static function head(int $status, array $headers, string $reason, array $framing): string
     {
-        $head = \sprintf("HTTP/1.1 %d %s\r\n", $status, $reason !== '' ? $reason : (self::REASONS[$status] ?? 'Status'));
+        // A reason that could end the status line is never written (ResponseParser refuses it
+        // upstream already): the standard one stands in.
+        $usable = $reason !== '' && strpbrk($reason, "\r\n\0") === false;
+        $head = \sprintf("HTTP/1.1 %d %s\r\n", $status, $usable ? $reason : (self::REASONS[$status] ?? 'Status'));
         foreach ([...$headers, ...$framing] as [$name, $value]) {
             $head .= $name . ': ' . $value . "\r\n";
         }

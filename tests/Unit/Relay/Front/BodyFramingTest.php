@@ -9,6 +9,7 @@ use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 use WarmHttp\Internal\BodyBuffer;
 use WarmHttp\Relay\Front\BodyFraming;
+use WarmHttp\Relay\Front\UnframeableAnswer;
 use WarmHttp\Relay\Wire\WireRequest;
 
 final class BodyFramingTest extends TestCase
@@ -43,9 +44,61 @@ final class BodyFramingTest extends TestCase
         self::assertSame("0\r\n\r\n", $framing->trailer());
     }
 
-    public function testAnInvalidContentLengthCountsAsUnknown(): void
+    public function testAnAnnouncedLengthIsEnforcedNeverWrittenPast(): void
     {
-        self::assertSame([['Transfer-Encoding', 'chunked']], self::choose(200, ['Content-Length' => '-5'])->headers());
+        $framing = self::choose(200, ['Content-Length' => '10']);
+
+        self::assertSame('0123456', $framing->frame('0123456'));
+        self::assertFalse($framing->isSatisfied());
+        self::assertSame('789', $framing->frame('789FORGED'));
+        self::assertTrue($framing->overran());
+        self::assertTrue($framing->isSatisfied());
+        self::assertSame('', $framing->frame('more'));
+    }
+
+    public function testABodyShortOfItsAnnouncedLengthIsNotSatisfied(): void
+    {
+        $framing = self::choose(200, ['Content-Length' => '10']);
+        $framing->frame('short');
+
+        self::assertFalse($framing->isSatisfied());
+        self::assertFalse($framing->overran());
+    }
+
+    /** @return iterable<string, array{array<string, string|list<string>>, string}> */
+    public static function ambiguousHeads(): iterable
+    {
+        $conflict = 'the destination answered with an invalid or conflicting Content-Length';
+        yield 'Transfer-Encoding beside Content-Length' => [['Content-Length' => '5', 'Transfer-Encoding' => 'chunked'], 'both Transfer-Encoding and Content-Length'];
+        yield 'two differing lengths' => [['Content-Length' => ['5', '6']], $conflict];
+        yield 'a list of differing lengths' => [['Content-Length' => '5, 6'], $conflict];
+        yield 'a sign' => [['Content-Length' => '+5'], $conflict];
+        yield 'negative' => [['Content-Length' => '-5'], $conflict];
+        yield 'empty' => [['Content-Length' => ''], $conflict];
+        yield 'too large for an integer' => [['Content-Length' => '99999999999999999999'], $conflict];
+    }
+
+    /** @param array<string, string|list<string>> $headers */
+    #[DataProvider('ambiguousHeads')]
+    public function testRefusesAHeadWhoseLengthIsAmbiguous(array $headers, string $message): void
+    {
+        $this->expectException(UnframeableAnswer::class);
+        $this->expectExceptionMessage($message);
+
+        self::choose(200, $headers);
+    }
+
+    public function testRepeatedEqualLengthsAreOneLength(): void
+    {
+        self::assertSame([['Content-Length', '5']], self::choose(200, ['Content-Length' => ['5', '05, 5']])->headers());
+    }
+
+    public function testRefusesAnInterimStatusAsTheFinalAnswer(): void
+    {
+        $this->expectException(UnframeableAnswer::class);
+        $this->expectExceptionMessage('the destination answered 101 as its final answer');
+
+        self::choose(101, []);
     }
 
     public function testAnHttp10CallerGetsABodyEndedByClosing(): void
@@ -62,7 +115,6 @@ final class BodyFramingTest extends TestCase
     public static function bodilessAnswers(): iterable
     {
         yield '204' => [204, 'GET', '10', []];
-        yield '1xx' => [101, 'GET', null, []];
         yield '304 keeps the representation length' => [304, 'GET', '10', [['Content-Length', '10']]];
         yield 'HEAD keeps the representation length' => [200, 'HEAD', '10', [['Content-Length', '10']]];
         yield 'HEAD without a length' => [200, 'HEAD', null, []];
@@ -79,7 +131,7 @@ final class BodyFramingTest extends TestCase
         self::assertSame('', $framing->trailer());
     }
 
-    /** @param array<string, string> $headers */
+    /** @param array<string, string|list<string>> $headers */
     private static function choose(int $status, array $headers, bool $complete = false, string $buffered = '', bool $http10 = false, string $method = 'GET'): BodyFraming
     {
         $body = new BodyBuffer();

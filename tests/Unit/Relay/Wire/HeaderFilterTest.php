@@ -59,4 +59,40 @@ final class HeaderFilterTest extends TestCase
 
         self::assertSame([['Content-Type', 'application/json'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2']], $lines);
     }
+
+    public function testForCallerDropsWhatAHostileDestinationSendsToSteerTheCaller(): void
+    {
+        $lines = HeaderFilter::forCaller([
+            'X-WarmHttp-Error' => ['forged by the destination'],
+            'X-WarmHttp-Id' => ['1-2'],
+            'Connection' => ['X-Steer'],
+            'X-Steer' => ['1'],
+            'Keep-Alive' => ['timeout=1'],
+            'Upgrade' => ['h2c'],
+            'Proxy-Authenticate' => ['Basic'],
+            'X-Kept' => ['yes'],
+        ]);
+
+        self::assertSame([['X-Kept', 'yes']], $lines);
+    }
+
+    /** @return iterable<string, array{array<string, list<string>>}> */
+    public static function linesThatWouldBreakTheCallersFraming(): iterable
+    {
+        yield 'CR LF in a value' => [['X-A' => ["a\r\nContent-Length: 0"]]];
+        yield 'bare LF in a value' => [['X-A' => ["a\nb"]]];
+        yield 'bare CR in a value' => [['X-A' => ["a\rb"]]];
+        yield 'NUL in a value' => [['X-A' => ["a\0b"]]];
+        yield 'a colon in a name' => [['X-A: b' => ['c']]];
+        yield 'a space in a name' => [['X A' => ['c']]];
+        yield 'CR LF in a name' => [["X-A\r\nX-B" => ['c']]];
+        yield 'an empty name' => [['' => ['c']]];
+    }
+
+    /** @param array<string, list<string>> $headers */
+    #[DataProvider('linesThatWouldBreakTheCallersFraming')]
+    public function testForCallerNeverPassesALineThatWouldBreakTheCallersFraming(array $headers): void
+    {
+        self::assertSame([['X-Kept', 'yes']], HeaderFilter::forCaller([...$headers, 'X-Kept' => ['yes']]));
+    }
 }

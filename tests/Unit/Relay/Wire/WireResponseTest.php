@@ -28,6 +28,13 @@ final class WireResponseTest extends TestCase
         self::assertStringStartsWith("HTTP/1.1 299 Status\r\n", WireResponse::render(299, ''));
     }
 
+    public function testNeverWritesAReasonThatCouldEndTheStatusLine(): void
+    {
+        foreach (["OK\r\nX-WarmHttp-Error: forged", "OK\rX-A: 1", "OK\nX-A: 1", "O\0K"] as $reason) {
+            self::assertSame("HTTP/1.1 200 OK\r\n\r\n", WireResponse::head(200, [], $reason, []), json_encode($reason) ?: '');
+        }
+    }
+
     public function testHeadWritesTheFramingLastAndEndsWithABlankLine(): void
     {
         self::assertSame(
