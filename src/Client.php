@@ -14,6 +14,7 @@ use Psr\Http\Message\StreamFactoryInterface;
 use Psr\Http\Message\StreamInterface;
 use Psr\Http\Message\UriFactoryInterface;
 use Psr\Http\Message\UriInterface;
+use Psr\Log\LoggerInterface;
 use WarmHttp\Internal\Batch;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
@@ -24,7 +25,10 @@ use WarmHttp\Internal\Psr7Exchange;
 use WarmHttp\Internal\RequestGuard;
 use WarmHttp\Internal\Scheduler;
 use WarmHttp\Internal\Transfer;
+use WarmHttp\Relay\App\DeferredSends;
 use WarmHttp\Relay\App\Dispatcher;
+use WarmHttp\Relay\App\FallbackJournal;
+use WarmHttp\Relay\App\FallbackPolicy;
 use WarmHttp\Relay\App\SyncRoute;
 
 /**
@@ -44,6 +48,8 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
 
     private ?Dispatcher $dispatcher = null;
 
+    private ?FallbackJournal $journal = null;
+
     /**
      * @param array<string, mixed> $options see the README, "Options"; unknown names are refused
      *
@@ -54,6 +60,11 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
         $this->options = Options::fromArray($options);
         $this->curlOptions = CurlOptions::forClient($this->options);
         CurlPool::get()->limitConnections($this->options->int('max_host_connections'), $this->options->int('max_total_connections'));
+        if ($this->options->relay() !== null) {
+            // Every process with a relay client sends journaled fallbacks at the end of its unit
+            // of work, also those another (perhaps dead) process left; no syscall until then.
+            DeferredSends::watch($this->journal(), $this->logger());
+        }
     }
 
     /** @param array<string, mixed> $options merged over this client's options */
@@ -123,10 +134,13 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
 
     /**
      * Fire-and-forget: hands the request to the relay (the `relay` option) and returns once the
-     * relay has durably spooled it. If the relay is down or refuses, the request is sent after
-     * the response has gone to the browser instead, and a warning is logged: never dropped.
+     * relay has durably spooled it. If the relay is down or does not take it, the request is
+     * written to the fallback journal (`relay_fallback_dir`) and sent at the end of the unit of
+     * work (after the response, on Pool::reset(), at shutdown), under the relay's destination
+     * policy (`relay_allow_private_networks`, `relay_allowed_hosts`); a warning is logged.
      *
-     * @throws Exception\RequestException before anything is sent
+     * @throws Exception\RequestException before anything is sent: an unusable request, or a
+     *                                     destination the relay or the fallback's policy refuses
      */
     public function dispatch(RequestInterface $request): void
     {
@@ -134,10 +148,21 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
         $this->dispatcher ??= new Dispatcher(
             $this->options->relay(),
             $this->options->string('relay_token'),
-            $this->options->logger() ?? new ErrorLogLogger(),
-            fn(RequestInterface $late): ResponseInterface => $this->sendRequest($late),
+            $this->logger(),
+            FallbackPolicy::fromOptions($this->options),
+            $this->journal(),
         );
         $this->dispatcher->dispatch($request);
+    }
+
+    private function journal(): FallbackJournal
+    {
+        return $this->journal ??= new FallbackJournal($this->options->string('relay_fallback_dir') ?? FallbackJournal::defaultDirectory());
+    }
+
+    private function logger(): LoggerInterface
+    {
+        return $this->options->logger() ?? new ErrorLogLogger();
     }
 
     /** @throws Exception\RequestException before anything is sent */

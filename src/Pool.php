@@ -7,6 +7,7 @@ namespace WarmHttp;
 use Psr\Http\Client\ClientExceptionInterface;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\Transfer;
+use WarmHttp\Relay\App\DeferredSends;
 
 /**
  * The process-wide pool every Client shares, seen from outside: its counters, and the reset
@@ -37,9 +38,12 @@ final class Pool
     /**
      * Drops per-request state between two requests of a long-lived worker: transfers still in
      * flight that nobody waited for are cancelled. Warm connections, DNS and TLS sessions stay.
+     * Then the dispatch() fallbacks are sent: this is the end of a unit of work, and a
+     * long-lived worker's process exit may be hours away.
      */
     public static function reset(): void
     {
         CurlPool::get()->reset(static fn(Transfer $t): ClientExceptionInterface => $t->exchange->stopped($t, 'the pool was reset between two worker requests before this request was awaited'));
+        DeferredSends::flush();
     }
 }

@@ -34,6 +34,9 @@ final class Options
         'relay' => ['?relay', null],
         'relay_token' => ['?string', null],
         'relay_sync' => ['bool', false],
+        'relay_allow_private_networks' => ['bool', false],
+        'relay_allowed_hosts' => ['hosts', []],
+        'relay_fallback_dir' => ['?dir', null],
         'logger' => ['?logger', null],
     ];
 
@@ -99,6 +102,13 @@ final class Options
         return \is_string($value) ? $value : null;
     }
 
+    /** @return list<string> */
+    public function list(string $name): array
+    {
+        /** @var list<string> */
+        return $this->values[$name];
+    }
+
     public function relay(): ?RelayAddress
     {
         $value = $this->values['relay'];
@@ -152,6 +162,8 @@ final class Options
             'version' => \in_array($value, ['1.1', '2'], true) ? $value : throw self::wrong($name, '"1.1" or "2"', $value),
             'file' => self::file($name, $value),
             'headers' => self::headerMap($name, $value),
+            'hosts' => self::hostList($name, $value),
+            'dir' => \is_string($value) && str_starts_with($value, '/') ? rtrim($value, '/') : throw self::wrong($name, 'an absolute directory path', $value),
             'relay' => \is_string($value) ? RelayAddress::parse($value) : throw self::wrong($name, 'a relay address such as unix:///run/warmhttp/relay.sock', $value),
             'logger' => $value instanceof LoggerInterface ? $value : throw self::wrong($name, 'a PSR-3 Psr\Log\LoggerInterface', $value),
             default => throw new \LogicException("No checker for option type $type"),
@@ -193,6 +205,27 @@ final class Options
 
         /** @var array<string, string> $value */
         return $value;
+    }
+
+    /**
+     * Host names as the relay's --allow-host takes them: "api.example.com", or
+     * "*.example.com" for its subdomains.
+     *
+     * @return list<string>
+     */
+    private static function hostList(string $name, mixed $value): array
+    {
+        $expected = 'a list of host names such as ["hooks.internal", "*.example.com"]';
+        if (!\is_array($value) || !array_is_list($value)) {
+            throw self::wrong($name, $expected, $value);
+        }
+        foreach ($value as $host) {
+            if (!\is_string($host) || preg_match('/^(\*\.)?[A-Za-z0-9._:\[\]-]+$/D', $host) !== 1) {
+                throw new InvalidOptionException(\sprintf('Option "%s" must be %s; %s is not a host name.', $name, $expected, \is_string($host) ? '"' . $host . '"' : get_debug_type($host)));
+            }
+        }
+
+        return array_map(strtolower(...), $value);
     }
 
     private static function wrong(string $name, string $expected, mixed $value): InvalidOptionException

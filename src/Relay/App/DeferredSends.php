@@ -4,62 +4,171 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay\App;
 
-use Psr\Http\Message\RequestInterface;
-use Psr\Http\Message\ResponseInterface;
 use Psr\Log\LoggerInterface;
+use WarmHttp\Relay\Worker\Verdict;
 
 /**
- * The fallback when the relay cannot take a request: send it after the response has gone to
- * the browser (fastcgi_finish_request() under PHP-FPM), else at shutdown. Process-wide, so
- * every Client's fallbacks go out in one pass, on the shared warm pool.
+ * Sends what the relay did not take, at the end of the current unit of work: after the
+ * response under PHP-FPM (fastcgi_finish_request()), on Pool::reset() in worker mode, after
+ * a Laravel request or queued job (the service provider), and at shutdown as a last resort.
+ * Journaled entries of any process are picked up too, so one whose send failed is retried by
+ * the next unit of work of whichever process comes next; requests held in memory (only when the
+ * journal could not be written) get one attempt.
+ *
+ * Process-wide, so every Client's fallbacks go out in one pass on the shared warm pool.
  *
  * @internal
  */
 final class DeferredSends
 {
-    /** @var list<array{RequestInterface, \Closure(RequestInterface): ResponseInterface, LoggerInterface}> */
-    private static array $queue = [];
+    /** Entries sent per flush: a unit of work's tail stays bounded; the rest go next time. */
+    private const BATCH = 500;
+
+    /** @var list<array{FallbackEntry, LoggerInterface}> */
+    private static array $memory = [];
+
+    /** @var array<string, array{FallbackJournal, LoggerInterface}> directory => journal */
+    private static array $journals = [];
+
+    /** @var array<string, true> journals written to since their last scan */
+    private static array $dirty = [];
 
     private static bool $registered = false;
 
-    /** @param \Closure(RequestInterface): ResponseInterface $sendNow */
-    public static function add(RequestInterface $request, \Closure $sendNow, LoggerInterface $logger): void
+    private static bool $flushing = false;
+
+    private static ?FallbackSender $sender = null;
+
+    /** A journal this process uses: flushes scan it. Costs nothing until a flush. */
+    public static function watch(FallbackJournal $journal, LoggerInterface $logger): void
     {
-        self::$queue[] = [$request, $sendNow, $logger];
+        self::$journals[$journal->dir] ??= [$journal, $logger];
+        self::register();
+    }
+
+    public static function journaled(FallbackJournal $journal): void
+    {
+        self::$dirty[$journal->dir] = true;
+    }
+
+    /** The journal could not be written: one attempt at the end of the unit of work, in memory. */
+    public static function keep(FallbackEntry $entry, LoggerInterface $logger): void
+    {
+        self::$memory[] = [$entry, $logger];
+        self::register();
+    }
+
+    /** Requests held in memory only (not journaled). */
+    public static function pending(): int
+    {
+        return \count(self::$memory);
+    }
+
+    /** Sends what is due: the unit of work is over. Cheap when there is nothing to do. */
+    public static function flush(): void
+    {
+        if (self::$flushing || (self::$memory === [] && self::$journals === [])) {
+            return;
+        }
+        self::$flushing = true;
+        try {
+            self::sendFromMemory();
+            $now = microtime(true);
+            foreach (self::$journals as $dir => [$journal, $logger]) {
+                if (isset(self::$dirty[$dir]) || $journal->needsScan($now, self::sender()->longestDelay())) {
+                    unset(self::$dirty[$dir]);
+                    self::sendFromJournal($journal, $logger);
+                }
+            }
+        } finally {
+            self::$flushing = false;
+        }
+    }
+
+    private static function register(): void
+    {
         if (!self::$registered) {
             self::$registered = true;
             register_shutdown_function(self::flush(...));
         }
     }
 
-    public static function pending(): int
+    private static function sendFromMemory(): void
     {
-        return \count(self::$queue);
-    }
-
-    /** Sends everything queued; called at shutdown, callable earlier by long-running workers. */
-    public static function flush(): void
-    {
-        if (self::$queue === []) {
+        if (self::$memory === []) {
             return;
         }
-        if (\PHP_SAPI === 'fpm-fcgi' && \function_exists('fastcgi_finish_request')) {
-            fastcgi_finish_request(); // the browser has its response; now we may take our time
-        }
-        while (($entry = array_shift(self::$queue)) !== null) {
-            self::send(...$entry);
+        self::finishResponse();
+        $held = self::$memory;
+        self::$memory = [];
+        $decisions = self::sender()->send(array_map(static fn(array $e): FallbackEntry => $e[0], $held));
+        foreach ($decisions as $i => $decision) {
+            [$entry, $logger] = $held[$i];
+            $context = self::context($entry) + ['outcome' => $decision->reason];
+            $decision->verdict === Verdict::Delivered
+                ? $logger->info('Deferred dispatch sent', $context)
+                : $logger->error('Deferred dispatch FAILED and is LOST: it was held in memory only (the fallback journal could not be written)', $context);
         }
     }
 
-    /** @param \Closure(RequestInterface): ResponseInterface $sendNow */
-    private static function send(RequestInterface $request, \Closure $sendNow, LoggerInterface $logger): void
+    private static function sendFromJournal(FallbackJournal $journal, LoggerInterface $logger): void
     {
-        $context = ['method' => $request->getMethod(), 'uri' => (string) $request->getUri(), 'idempotency_key' => $request->getHeaderLine('Idempotency-Key')];
         try {
-            $response = $sendNow($request);
-            $logger->info('Deferred dispatch sent', $context + ['status' => $response->getStatusCode()]);
-        } catch (\Throwable $e) {
-            $logger->error('Deferred dispatch FAILED: the request was not delivered', $context + ['error' => $e->getMessage()]);
+            $names = $journal->due(microtime(true), self::sender()->longestDelay(), self::BATCH);
+        } catch (JournalUnwritable $e) {
+            $logger->error('The fallback journal cannot be read: ' . $e->getMessage());
+
+            return;
         }
+        $damaged = static fn(string $name, string $why) => $logger->error('A damaged fallback journal entry was moved to dead/', ['entry' => $name, 'error' => $why, 'dir' => $journal->dir]);
+        $leases = [];
+        foreach ($names as $name) {
+            if (($lease = $journal->take($name, $damaged)) !== null) {
+                $leases[] = $lease;
+            }
+        }
+        if ($leases !== []) {
+            self::finishResponse();
+            $decisions = self::sender()->send(array_map(static fn(FallbackLease $l): FallbackEntry => $l->entry, $leases));
+            foreach ($decisions as $i => $decision) {
+                self::record($journal, $leases[$i], $decision, $logger);
+            }
+        }
+        $journal->scanned(microtime(true));
+    }
+
+    private static function record(FallbackJournal $journal, FallbackLease $lease, \WarmHttp\Relay\Worker\Decision $decision, LoggerInterface $logger): void
+    {
+        $attempts = $lease->entry->request->attempts + 1;
+        $context = self::context($lease->entry) + ['attempts' => $attempts, 'outcome' => $decision->reason, 'entry' => $lease->name];
+        match ($decision->verdict) {
+            Verdict::Delivered => $journal->delivered($lease),
+            Verdict::Retry => $journal->later($lease, $attempts, $decision->retryAt),
+            Verdict::Dead => $journal->dead($lease, $decision->reason),
+        };
+        match ($decision->verdict) {
+            Verdict::Delivered => $logger->info('Deferred dispatch sent', $context),
+            Verdict::Retry => $logger->warning('Deferred dispatch failed; it stays in the fallback journal and is retried by a later unit of work', $context + ['retry_at' => $decision->retryAt]),
+            Verdict::Dead => $logger->error('Deferred dispatch GAVE UP: moved to the fallback journal\'s dead letters', $context + ['dead_letters' => $journal->dir . '/dead']),
+        };
+    }
+
+    /** @return array<string, string> */
+    private static function context(FallbackEntry $entry): array
+    {
+        return ['method' => $entry->request->method, 'uri' => $entry->request->uri, 'idempotency_key' => $entry->request->idempotencyKey];
+    }
+
+    /** Under PHP-FPM the browser gets its response before we take our time. */
+    private static function finishResponse(): void
+    {
+        if (\PHP_SAPI === 'fpm-fcgi' && \function_exists('fastcgi_finish_request')) {
+            fastcgi_finish_request();
+        }
+    }
+
+    private static function sender(): FallbackSender
+    {
+        return self::$sender ??= new FallbackSender();
     }
 }

@@ -5,16 +5,19 @@ declare(strict_types=1);
 namespace WarmHttp\Relay\App;
 
 use Psr\Http\Message\RequestInterface;
-use Psr\Http\Message\ResponseInterface;
 use Psr\Log\LoggerInterface;
 use WarmHttp\Exception\RequestException;
+use WarmHttp\Relay\Guard\DestinationGuard;
+use WarmHttp\Relay\Guard\RefusedDestination;
+use WarmHttp\Relay\Guard\UnresolvableHost;
 use WarmHttp\Relay\Wire\WireEncoder;
 
 /**
  * Client::dispatch(): hands a request to the relay (async mode) and returns on its 202, which
  * the relay sends only once the request is durably spooled. Anything else (no relay, relay
- * down, disk full, too large) falls back to a send after the response, logged: never dropped.
- * Only a destination the relay refuses as unsafe (SSRF guard) is an error instead.
+ * down, disk full, too large) falls back: the request is written to the fallback journal
+ * (fsync'd) and sent at the end of the unit of work, under the relay's destination policy.
+ * A destination that policy refuses is an error, before anything is sent or stored.
  *
  * @internal
  */
@@ -22,17 +25,21 @@ final class Dispatcher
 {
     private readonly ?RelaySocket $socket;
 
-    /** @param \Closure(RequestInterface): ResponseInterface $sendNow */
+    private readonly DestinationGuard $guard;
+
     public function __construct(
-        ?RelayAddress $relay,
+        private readonly ?RelayAddress $relay,
         private readonly ?string $token,
         private readonly LoggerInterface $logger,
-        private readonly \Closure $sendNow,
+        private readonly FallbackPolicy $policy,
+        private readonly FallbackJournal $journal,
     ) {
         $this->socket = $relay !== null ? new RelaySocket($relay) : null;
+        $this->guard = $policy->guard();
+        DeferredSends::watch($journal, $logger);
     }
 
-    /** @throws RequestException the relay refused the destination */
+    /** @throws RequestException a destination the relay or the fallback's policy refuses */
     public function dispatch(RequestInterface $request): void
     {
         // Assigned here, not by the relay, so a resend after a broken hand-off and the
@@ -61,13 +68,44 @@ final class Dispatcher
         $this->fallBack($request, \sprintf('the relay answered %d: %s', $status, $error));
     }
 
+    /** @throws RequestException */
     private function fallBack(RequestInterface $request, string $why): void
     {
-        $this->logger->warning('Relay hand-off failed; the request will be sent after the response', [
-            'reason' => $why,
-            'method' => $request->getMethod(),
-            'uri' => (string) $request->getUri(),
-        ]);
-        DeferredSends::add($request, $this->sendNow, $this->logger);
+        $this->checkDestination($request, $why);
+        $entry = FallbackEntry::of($request, $request->getHeaderLine('Idempotency-Key'), $this->policy, $this->relay, $this->token);
+        $context = ['reason' => $why, 'method' => $request->getMethod(), 'uri' => (string) $request->getUri()];
+        try {
+            $this->journal->append($entry);
+        } catch (JournalUnwritable $e) {
+            $this->logger->error('Relay hand-off failed and the fallback journal could not be written; the request is held IN MEMORY only and is lost if this process dies before the end of this unit of work', $context + ['journal_error' => $e->getMessage()]);
+            DeferredSends::keep($entry, $this->logger);
+
+            return;
+        }
+        DeferredSends::journaled($this->journal);
+        $this->logger->warning('Relay hand-off failed; the request was written to the fallback journal and is sent at the end of this unit of work', $context + ['journal' => $this->journal->dir]);
+    }
+
+    /**
+     * The relay's default policy (or the Client's relay_allow_* options) applies to what the app
+     * sends itself: checked now, so a refused destination fails the dispatch() call. A host that
+     * does not resolve now is journaled; it is checked again (and pinned) when sent.
+     *
+     * @throws RequestException
+     */
+    private function checkDestination(RequestInterface $request, string $why): void
+    {
+        try {
+            $this->guard->check($request->getUri()->getHost());
+        } catch (UnresolvableHost) {
+            return;
+        } catch (RefusedDestination $e) {
+            throw new RequestException($request, \sprintf(
+                'dispatch() did not send this request: the relay did not take it (%s) and the app\'s fallback applies the relay\'s destination policy. %s To let the fallback send it, give the Client the same policy as the relay: "relay_allow_private_networks" => true (like --allow-private-networks) or "relay_allowed_hosts" => ["%s"] (like --allow-host).',
+                $why,
+                $e->getMessage(),
+                $request->getUri()->getHost(),
+            ));
+        }
     }
 }

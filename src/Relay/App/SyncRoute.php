@@ -29,8 +29,11 @@ final class SyncRoute
         }
         $curl[\CURLOPT_HTTP_VERSION] = \CURL_HTTP_VERSION_1_1;
         unset($curl[\CURLOPT_PIPEWAIT]);
-        /** @var list<string> $headers */
-        $headers = $curl[\CURLOPT_HTTPHEADER];
+        /** @var list<string> $given */
+        $given = $curl[\CURLOPT_HTTPHEADER];
+        // The caller's own X-WarmHttp-* lines go: one "X-WarmHttp-Mode: async" among them made
+        // the relay answer 202, which the Client then returned as the destination's answer.
+        $headers = array_values(array_filter($given, static fn(string $line): bool => strncasecmp($line, 'X-WarmHttp-', 11) !== 0));
         $headers[] = 'X-WarmHttp-Mode: sync';
         if ($token !== null) {
             $headers[] = 'X-WarmHttp-Token: ' . $token;

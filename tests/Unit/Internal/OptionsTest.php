@@ -32,6 +32,9 @@ final class OptionsTest extends TestCase
         self::assertNull($options->relay());
         self::assertNull($options->string('relay_token'));
         self::assertFalse($options->bool('relay_sync'));
+        self::assertFalse($options->bool('relay_allow_private_networks'));
+        self::assertSame([], $options->list('relay_allowed_hosts'));
+        self::assertNull($options->string('relay_fallback_dir'));
         self::assertNull($options->logger());
         self::assertSame([], $options->given());
     }
@@ -40,7 +43,8 @@ final class OptionsTest extends TestCase
     {
         self::assertSame(
             ['verify', 'cafile', 'timeout', 'connect_timeout', 'http_version', 'max_host_connections', 'max_total_connections', 'follow_redirects',
-                'max_redirects', 'max_response_bytes', 'max_idle_seconds', 'stream', 'headers', 'relay', 'relay_token', 'relay_sync', 'logger'],
+                'max_redirects', 'max_response_bytes', 'max_idle_seconds', 'stream', 'headers', 'relay', 'relay_token', 'relay_sync',
+                'relay_allow_private_networks', 'relay_allowed_hosts', 'relay_fallback_dir', 'logger'],
             Options::names(),
         );
     }
@@ -65,6 +69,11 @@ final class OptionsTest extends TestCase
         self::assertSame('t', $options->string('relay_token'));
         self::assertSame($logger, $options->logger());
         self::assertSame($given, $options->given());
+    }
+
+    public function testAllowedHostsAreKeptLowercasedForTheGuard(): void
+    {
+        self::assertSame(['hooks.internal', '*.example.com'], Options::fromArray(['relay_allowed_hosts' => ['Hooks.Internal', '*.example.com']])->list('relay_allowed_hosts'));
     }
 
     public function testZeroSecondsMeansNoLimitAndIsAccepted(): void
@@ -126,6 +135,11 @@ final class OptionsTest extends TestCase
         yield 'relay not an address' => ['relay', 'tcp://10.0.0.1:8787', 'Option "relay": "tcp://10.0.0.1:8787" is not a relay address'];
         yield 'empty relay_token' => ['relay_token', '', 'Option "relay_token" must be a non-empty string, got string \'\''];
         yield 'logger not a PSR-3 logger' => ['logger', new \stdClass(), 'Option "logger" must be a PSR-3 Psr\Log\LoggerInterface, got stdClass stdClass'];
+        yield 'relay_allow_private_networks as a string' => ['relay_allow_private_networks', 'yes', 'Option "relay_allow_private_networks" must be a bool'];
+        yield 'relay_allowed_hosts as a string' => ['relay_allowed_hosts', 'a.example', 'Option "relay_allowed_hosts" must be a list of host names'];
+        yield 'relay_allowed_hosts with a space' => ['relay_allowed_hosts', ['a .example'], 'Option "relay_allowed_hosts" must be a list of host names such as ["hooks.internal", "*.example.com"]; "a .example" is not a host name.'];
+        yield 'relay_allowed_hosts keyed' => ['relay_allowed_hosts', ['a' => 'a.example'], 'Option "relay_allowed_hosts" must be a list of host names'];
+        yield 'relay_fallback_dir relative' => ['relay_fallback_dir', 'var/fallback', 'Option "relay_fallback_dir" must be an absolute directory path, got string \'var/fallback\''];
         yield 'cafile as an array' => ['cafile', [], 'Option "cafile" must be a path to a readable file, got array array'];
         yield 'cafile missing' => ['cafile', '/nonexistent/ca.pem', 'Option "cafile": the file "/nonexistent/ca.pem" does not exist or is not readable.'];
         yield 'cafile a directory' => ['cafile', __DIR__, 'Option "cafile": the file "' . __DIR__ . '" does not exist or is not readable.'];
