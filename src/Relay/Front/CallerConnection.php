@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Relay\Front;
 
 use WarmHttp\Relay\Wire\BadWireRequest;
+use WarmHttp\Relay\Wire\ChunkedBody;
 use WarmHttp\Relay\Wire\RequestHead;
 use WarmHttp\Relay\Wire\RequestParser;
 use WarmHttp\Relay\Wire\WireRequest;
@@ -12,6 +13,10 @@ use WarmHttp\Relay\Wire\WireRequest;
 /**
  * One caller's connection to the relay. Requests on it are answered strictly in order, one at
  * a time: while one waits for its spool commit or upstream response, the next stays buffered.
+ *
+ * It keeps its place in what it has read (how far the head was searched, the chunked decoder's
+ * state), so no byte is parsed twice, and it knows when it last moved a byte, for the front's
+ * idle and head timeouts (FrontLimits).
  *
  * @internal
  */
@@ -32,18 +37,30 @@ final class CallerConnection
     /** Close once $out has been written. */
     public bool $closing = false;
 
+    /** When a byte last moved either way (monotonic seconds). */
+    public float $lastActive;
+
+    /** When the first byte of the head still being read arrived; null between requests. */
+    public ?float $headSince = null;
+
     private ?RequestHead $head = null;
+
+    /** How much of $in the head search has seen. */
+    private int $scanned = 0;
+
+    private ?ChunkedBody $chunked = null;
 
     private bool $continueSent = false;
 
     /** @param resource $socket */
-    public function __construct(public readonly mixed $socket, public readonly bool $needsToken)
+    public function __construct(public readonly mixed $socket, public readonly bool $needsToken, float $now)
     {
         stream_set_blocking($socket, false);
+        $this->lastActive = $now;
     }
 
     /** @return bool false when the peer has closed or the socket broke */
-    public function read(): bool
+    public function read(float $now): bool
     {
         $bytes = @fread($this->socket, self::READ_BYTES);
         if ($bytes === false || ($bytes === '' && feof($this->socket))) {
@@ -51,7 +68,14 @@ final class CallerConnection
 
             return false;
         }
-        $this->in .= $bytes;
+        // A closing connection's input is read only so that closing it sends no reset.
+        if ($bytes !== '' && !$this->closing) {
+            $this->lastActive = $now;
+            if ($this->head === null && $this->in === '') {
+                $this->headSince = $now;
+            }
+            $this->in .= $bytes;
+        }
 
         return true;
     }
@@ -63,12 +87,16 @@ final class CallerConnection
      */
     public function takeRequest(int $maxBodyBytes): ?WireRequest
     {
-        $this->head ??= RequestParser::head($this->in, $maxBodyBytes);
-        if ($this->head === null) {
+        if ($this->head === null && !$this->readHead($maxBodyBytes)) {
             return null;
         }
-        $complete = RequestParser::body($this->in, $this->head, $maxBodyBytes);
-        if ($complete === null) {
+        \assert($this->head !== null);
+        try {
+            $body = $this->head->chunked ? $this->chunkedBody() : $this->sizedBody($this->head);
+        } catch (BadWireRequest $e) {
+            throw $e->status === 413 ? $e->withHead($this->head) : $e;
+        }
+        if ($body === null) {
             if (!$this->continueSent && $this->head->expectsContinue()) {
                 $this->continueSent = true;
                 $this->send("HTTP/1.1 100 Continue\r\n\r\n");
@@ -76,13 +104,25 @@ final class CallerConnection
 
             return null;
         }
-        [$body, $consumed] = $complete;
         $head = $this->head;
-        $this->in = (string) substr($this->in, $consumed);
         $this->head = null;
+        $this->chunked = null;
         $this->continueSent = false;
+        $this->headSince = $this->in === '' ? null : $this->lastActive;
 
         return new WireRequest($head->method, $head->target, $head->headers, $body, $head->http10);
+    }
+
+    /** Bytes this connection holds for requests not yet taken: its share of the input budget. */
+    public function bufferedBytes(): int
+    {
+        return \strlen($this->in) + ($this->chunked?->bufferedBytes() ?? 0);
+    }
+
+    /** Between requests, with nothing of the next one read and nothing to write. */
+    public function isIdle(): bool
+    {
+        return !$this->busy && $this->in === '' && $this->head === null && $this->out === '';
     }
 
     public function send(string $bytes): void
@@ -110,6 +150,16 @@ final class CallerConnection
         return true;
     }
 
+    /** Stops reading: what is buffered will never be served. */
+    public function discardInput(): void
+    {
+        $this->closing = true;
+        $this->in = '';
+        $this->head = null;
+        $this->chunked = null;
+        $this->headSince = null;
+    }
+
     public function isDone(): bool
     {
         return $this->closing && $this->out === '' && !$this->busy;
@@ -120,5 +170,49 @@ final class CallerConnection
         if (\is_resource($this->socket)) {
             fclose($this->socket);
         }
+    }
+
+    /** @throws BadWireRequest */
+    private function readHead(int $maxBodyBytes): bool
+    {
+        $this->head = RequestParser::head($this->in, $maxBodyBytes, $this->scanned);
+        if ($this->head === null) {
+            $this->scanned = \strlen($this->in);
+
+            return false;
+        }
+        $this->scanned = 0;
+        $this->headSince = null;
+        if ($this->head->chunked) {
+            // The decoder takes the body's bytes off $in as they come: drop the head first.
+            $this->in = substr($this->in, $this->head->length);
+            $this->chunked = new ChunkedBody($maxBodyBytes);
+        }
+
+        return true;
+    }
+
+    /** @throws BadWireRequest */
+    private function chunkedBody(): ?string
+    {
+        \assert($this->chunked !== null);
+        $consumed = $this->chunked->feed($this->in, 0);
+        if ($consumed > 0) {
+            $this->in = substr($this->in, $consumed);
+        }
+
+        return $this->chunked->isComplete() ? $this->chunked->body() : null;
+    }
+
+    private function sizedBody(RequestHead $head): ?string
+    {
+        $length = $head->contentLength ?? 0;
+        if (\strlen($this->in) < $head->length + $length) {
+            return null;
+        }
+        $body = substr($this->in, $head->length, $length);
+        $this->in = (string) substr($this->in, $head->length + $length);
+
+        return $body;
     }
 }

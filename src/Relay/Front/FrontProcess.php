@@ -15,6 +15,9 @@ use WarmHttp\Relay\RelayConfig;
  * sockets and stream sockets together), then moves sync answers' bodies on to their callers.
  * Async delivery runs in the delivery worker process.
  *
+ * Signals only raise a flag: the loop itself stops accepting and drains, so no handler ever
+ * closes a socket the loop is iterating over (that crashed the front under load).
+ *
  * @internal
  */
 final class FrontProcess
@@ -29,12 +32,20 @@ final class FrontProcess
     /** With nothing to do: how long a select may sleep (signals and the worker's watch need turns). */
     private const IDLE_WAIT_SECONDS = 0.25;
 
-    /** @var array<int, CallerConnection> */
-    private array $connections = [];
+    /** After a failed select: the first pause, doubled on each failure in a row up to a second. */
+    private const FAILED_SELECT_PAUSE_SECONDS = 0.01;
+
+    private readonly Callers $callers;
+
+    private bool $stopRequested = false;
 
     private bool $stopping = false;
 
     private float $drainDeadline = \INF;
+
+    private int $failedSelects = 0;
+
+    private float $nextFailedSelectLog = 0.0;
 
     public function __construct(
         private readonly RelayConfig $config,
@@ -43,7 +54,10 @@ final class FrontProcess
         private readonly SyncForwarder $sync,
         private readonly WorkerHandle $worker,
         private readonly LoggerInterface $logger,
-    ) {}
+        FrontLimits $limits = new FrontLimits(),
+    ) {
+        $this->callers = new Callers($limits, $logger);
+    }
 
     public function run(): void
     {
@@ -52,22 +66,33 @@ final class FrontProcess
         $this->logger->info('Relay started', ['pid' => getmypid(), 'socket' => $this->config->socketPath, 'tcp' => $this->config->tcpAddress, 'spool' => $this->config->spoolPath]);
         $pool = CurlPool::get();
         while (!$this->drained()) {
-            $this->pollSockets($this->waitSeconds($pool->inFlight() > 0));
+            if ($this->stopRequested) {
+                $this->stop();
+            }
+            $now = self::now();
+            $this->pollSockets($this->waitSeconds($pool->inFlight() > 0), $now);
             // Acknowledge what arrived before any curl work: a caller is blocked until its 202.
             $this->router->commit();
-            $this->reap();
+            $this->callers->reap();
             if ($this->sync->inFlight() > 0) {
                 // Sync answers settle inside the tick; the reap after it closes their
                 // connections if they asked for that.
                 $pool->tick(0.0);
                 $this->sync->pump();
-                $this->reap();
+                $this->callers->reap();
             }
+            $this->callers->expire($now);
             if (!$this->stopping) {
                 $this->worker->watch();
             }
         }
         $this->shutdown();
+    }
+
+    /** Asks the loop to stop; safe from a signal handler, it only raises a flag. */
+    public function requestStop(): void
+    {
+        $this->stopRequested = true;
     }
 
     /** Stops accepting; in-flight work gets until --drain-timeout, the rest stays spooled. */
@@ -77,10 +102,16 @@ final class FrontProcess
             return;
         }
         $this->stopping = true;
-        $this->drainDeadline = microtime(true) + $this->config->drainTimeout;
+        $this->drainDeadline = self::now() + $this->config->drainTimeout;
         $this->listeners->close();
         $this->worker->drain();
         $this->logger->info('Draining', ['sync_in_flight' => $this->sync->inFlight(), 'drain_timeout_s' => $this->config->drainTimeout]);
+    }
+
+    /** Monotonic seconds: timeouts must not jump with the wall clock. */
+    private static function now(): float
+    {
+        return hrtime(true) / 1e9;
     }
 
     private function drained(): bool
@@ -89,27 +120,23 @@ final class FrontProcess
             return false;
         }
 
-        return ($this->sync->inFlight() === 0 && $this->router->idle()) || microtime(true) >= $this->drainDeadline;
+        return ($this->sync->inFlight() === 0 && $this->router->idle()) || self::now() >= $this->drainDeadline;
     }
 
     private function waitSeconds(bool $transfersInFlight): float
     {
-        if ($this->router->hasArrivals()) {
+        if ($this->router->hasArrivals() || $this->stopRequested) {
             return 0.0;
         }
 
         return $transfersInFlight ? self::BUSY_WAIT_SECONDS : ($this->stopping ? 0.05 : self::IDLE_WAIT_SECONDS);
     }
 
-    private function pollSockets(float $timeout): void
+    private function pollSockets(float $timeout, float $now): void
     {
-        $read = $this->stopping ? [] : array_values($this->listeners->sockets());
-        $write = [];
-        foreach ($this->connections as $connection) {
-            $read[] = $connection->socket;
-            if ($connection->out !== '') {
-                $write[] = $connection->socket;
-            }
+        [$read, $write] = $this->callers->selectSets();
+        if (!$this->stopping) {
+            array_push($read, ...array_values($this->listeners->sockets()));
         }
         if ($read === [] && $write === []) {
             usleep((int) ($timeout * 1e6));
@@ -118,52 +145,56 @@ final class FrontProcess
         }
         $except = null;
         $seconds = (int) $timeout;
-        if (@stream_select($read, $write, $except, $seconds, (int) (($timeout - $seconds) * 1e6)) > 0) {
-            foreach ($write as $socket) {
-                $this->connections[(int) $socket]->flush();
-            }
-            foreach ($read as $socket) {
-                $this->readable($socket);
-            }
+        error_clear_last();
+        $ready = @stream_select($read, $write, $except, $seconds, (int) (($timeout - $seconds) * 1e6));
+        if ($ready === false) {
+            $this->selectFailed($now);
+
+            return;
+        }
+        $this->failedSelects = 0;
+        foreach ($write as $socket) {
+            $this->callers->writable($socket, $now);
+        }
+        foreach ($read as $socket) {
+            $this->readable($socket, $now);
         }
     }
 
     /** @param resource $socket */
-    private function readable($socket): void
+    private function readable($socket, float $now): void
     {
-        $id = (int) $socket;
-        $connection = $this->connections[$id] ?? null;
+        $connection = $this->callers->get($socket);
         if ($connection === null) {
-            $this->accept($socket);
+            $this->callers->accept($socket, $this->listeners->needsToken($socket), $now);
 
             return;
         }
-        if (!$connection->read()) {
-            $connection->closing = true;
-            $connection->in = '';
+        if (!$connection->read($now)) {
+            $connection->discardInput();
 
             return;
         }
         $this->router->serve($connection);
     }
 
-    /** @param resource $listener */
-    private function accept($listener): void
+    /**
+     * A failed select must never become a spin: say why, give descriptors back, pause. A signal
+     * interrupting the wait is not a failure.
+     */
+    private function selectFailed(float $now): void
     {
-        // Accept everything queued: under load one select wakes for many callers.
-        while (($socket = @stream_socket_accept($listener, 0)) !== false) {
-            $this->connections[(int) $socket] = new CallerConnection($socket, $this->listeners->needsToken($listener));
+        $error = error_get_last()['message'] ?? 'unknown error';
+        if ($this->stopRequested || str_contains($error, 'Interrupted system call')) {
+            return;
         }
-    }
-
-    private function reap(): void
-    {
-        foreach ($this->connections as $id => $connection) {
-            if ($connection->isDone() || ($connection->out !== '' && !$connection->flush())) {
-                $connection->close();
-                unset($this->connections[$id]);
-            }
+        ++$this->failedSelects;
+        $shed = $this->callers->shedIdle();
+        if ($now >= $this->nextFailedSelectLog) {
+            $this->nextFailedSelectLog = $now + 10.0;
+            $this->logger->error('Waiting on the sockets failed; closed the idle connections and pausing', ['error' => $error, 'connections' => $this->callers->count(), 'idle_closed' => $shed, 'failures_in_a_row' => $this->failedSelects]);
         }
+        usleep((int) (min(1.0, self::FAILED_SELECT_PAUSE_SECONDS * 2 ** min(10, $this->failedSelects - 1)) * 1e6));
     }
 
     private function trapSignals(): void
@@ -172,17 +203,14 @@ final class FrontProcess
             return;
         }
         pcntl_async_signals(true);
-        pcntl_signal(\SIGTERM, fn() => $this->stop());
-        pcntl_signal(\SIGINT, fn() => $this->stop());
+        pcntl_signal(\SIGTERM, fn() => $this->requestStop());
+        pcntl_signal(\SIGINT, fn() => $this->requestStop());
     }
 
     private function shutdown(): void
     {
         $this->worker->stop($this->config->drainTimeout);
-        foreach ($this->connections as $connection) {
-            $connection->flush();
-            $connection->close();
-        }
+        $this->callers->closeAll();
         $this->listeners->close();
         $this->logger->info('Relay stopped', ['note' => 'unfinished deliveries stay spooled and resume on the next start']);
     }

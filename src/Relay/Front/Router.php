@@ -15,6 +15,7 @@ use WarmHttp\Relay\Storage\SpooledRequest;
 use WarmHttp\Relay\Storage\SpoolUnavailable;
 use WarmHttp\Relay\Wire\BadWireRequest;
 use WarmHttp\Relay\Wire\HeaderFilter;
+use WarmHttp\Relay\Wire\RequestHead;
 use WarmHttp\Relay\Wire\Target;
 use WarmHttp\Relay\Wire\WireRequest;
 use WarmHttp\Relay\Wire\WireResponse;
@@ -25,12 +26,18 @@ use WarmHttp\Relay\Wire\WireResponse;
  * of one loop iteration are appended to the journal together, and only then acknowledged; the
  * delivery worker takes them from there.
  *
+ * On the TCP listener every request, the local endpoints included, needs the token; a wrong
+ * one closes the connection and counts toward the TokenThrottle. On the unix socket, the
+ * socket file's mode is the authentication.
+ *
  * @internal
  */
 final class Router
 {
     /** @var list<array{CallerConnection, SpooledRequest}> */
     private array $arrivals = [];
+
+    private readonly TokenThrottle $throttle;
 
     /** @param \Closure(): array<string, int|float> $gauges */
     public function __construct(
@@ -41,7 +48,9 @@ final class Router
         private readonly Metrics $metrics,
         private readonly LoggerInterface $logger,
         private readonly \Closure $gauges,
-    ) {}
+    ) {
+        $this->throttle = new TokenThrottle();
+    }
 
     public function hasArrivals(): bool
     {
@@ -60,7 +69,7 @@ final class Router
             try {
                 $wire = $connection->takeRequest($this->config->maxBodyBytes);
             } catch (BadWireRequest $e) {
-                $this->reject($connection, $e->status, $e->getMessage(), true);
+                $this->refuseMalformed($connection, $e);
 
                 return;
             }
@@ -106,15 +115,77 @@ final class Router
         }
     }
 
+    /**
+     * A request the parser refused. A size refusal whose target names a refused destination is
+     * answered 403 instead: the app falls back to sending a 413 or 431 itself, never a 403.
+     */
+    private function refuseMalformed(CallerConnection $connection, BadWireRequest $e): void
+    {
+        $status = $e->status;
+        $message = $e->getMessage();
+        if (($status === 413 || $status === 431) && $e->target !== null && $this->destinationMayBeTold($connection, $e->head)) {
+            $refusal = $this->refusal($e->target);
+            [$status, $message] = $refusal === null ? [$status, $message] : [403, $refusal];
+        }
+        if (!$connection->closing) {
+            $this->reject($connection, $status, $message, true);
+        }
+    }
+
+    /** Only to a caller who may ask: on the TCP listener, one whose head carried the token. */
+    private function destinationMayBeTold(CallerConnection $connection, ?RequestHead $head): bool
+    {
+        if (!$connection->needsToken) {
+            return true;
+        }
+
+        return $head !== null && $this->authorized($connection, $head->header('X-WarmHttp-Token'));
+    }
+
+    /** The destination guard's refusal of $target, if it refuses it. */
+    private function refusal(string $target): ?string
+    {
+        try {
+            $this->upstream->checkDestination(Target::parse($target));
+        } catch (RefusedDestination $e) {
+            return $e->getMessage();
+        } catch (UnresolvableHost|\InvalidArgumentException) {
+            return null;
+        }
+
+        return null;
+    }
+
+    /** The token check of the TCP listener; a failure has already been answered and closes. */
+    private function authorized(CallerConnection $connection, ?string $token): bool
+    {
+        if (!$connection->needsToken) {
+            return true;
+        }
+        $now = hrtime(true) / 1e9;
+        if ($this->throttle->isBlocked($now)) {
+            $retryAfter = $this->throttle->retryAfter($now);
+            $this->reject($connection, 429, \sprintf('Too many wrong X-WarmHttp-Token values on the TCP listener: tokens are not checked for %d s.', $retryAfter), true, [['Retry-After', (string) $retryAfter]]);
+
+            return false;
+        }
+        if (!hash_equals((string) $this->config->token, $token ?? '')) {
+            $this->throttle->failed($now);
+            $this->reject($connection, 401, 'Missing or wrong X-WarmHttp-Token: the TCP listener requires the relay token.', true);
+
+            return false;
+        }
+
+        return true;
+    }
+
     private function route(CallerConnection $connection, WireRequest $wire): void
     {
-        if ($wire->method === 'CONNECT') {
-            $this->reject($connection, 405, 'CONNECT is not supported: send the request itself with an absolute-form target (POST https://host/path HTTP/1.1), so the relay can pool the upstream connection.', true);
-
+        if (!$this->authorized($connection, $wire->header('X-WarmHttp-Token'))) {
             return;
         }
-        if ($connection->needsToken && !hash_equals((string) $this->config->token, $wire->header('X-WarmHttp-Token') ?? '')) {
-            $this->reject($connection, 401, 'Missing or wrong X-WarmHttp-Token: the TCP listener requires the relay token.', false);
+        if ($wire->method === 'CONNECT') {
+            $this->reject($connection, 405, 'CONNECT is not supported: send the request itself with an absolute-form target (POST https://host/path HTTP/1.1), so the relay can pool the upstream connection.', true);
 
             return;
         }
@@ -172,15 +243,15 @@ final class Router
         };
     }
 
-    private function reject(CallerConnection $connection, int $status, string $message, bool $close): void
+    /** @param list<array{string, string}> $headers */
+    private function reject(CallerConnection $connection, int $status, string $message, bool $close, array $headers = []): void
     {
         $this->metrics->add('rejected_total');
         $this->logger->notice('Request refused', ['status' => $status, 'error' => $message]);
         if ($close) {
-            $connection->closing = true;
-            $connection->in = '';
+            $connection->discardInput();
         }
-        $connection->send(WireResponse::relayError($status, $message, $close));
+        $connection->send($headers === [] ? WireResponse::relayError($status, $message, $close) : FrontAnswer::error($status, $message, $close, $headers));
     }
 
     private function answer(CallerConnection $connection, string $bytes): void

@@ -23,6 +23,17 @@ final readonly class RequestHead
         public bool $chunked,
     ) {}
 
+    public function header(string $name): ?string
+    {
+        foreach ($this->headers as [$key, $value]) {
+            if (strcasecmp($key, $name) === 0) {
+                return $value;
+            }
+        }
+
+        return null;
+    }
+
     public function expectsContinue(): bool
     {
         foreach ($this->headers as [$name, $value]) {

@@ -12,25 +12,28 @@ namespace WarmHttp\Relay\Wire;
  */
 final class RequestParser
 {
+    /** The whole head, request line to blank line included, however it arrives. */
     public const MAX_HEAD_BYTES = 65536;
 
     private const TOKEN = "!#$%&'*+.^_`|~0-9A-Za-z-";
 
-    /** @throws BadWireRequest */
-    public static function head(string $buffer, int $maxBodyBytes): ?RequestHead
+    /**
+     * The head at the start of $buffer, or null while it is still arriving. $scanned is how much
+     * of $buffer an earlier call already saw without finding the head's end: only the bytes after
+     * it are searched again, so a head trickling in byte by byte costs linear time.
+     *
+     * @throws BadWireRequest
+     */
+    public static function head(string $buffer, int $maxBodyBytes, int $scanned = 0): ?RequestHead
     {
-        $end = strpos($buffer, "\r\n\r\n");
-        if ($end === false) {
-            if (\strlen($buffer) > self::MAX_HEAD_BYTES) {
-                throw new BadWireRequest(431, 'The request head is larger than 64 KiB.');
-            }
-
+        $end = self::headEnd($buffer, $scanned);
+        if ($end === null) {
             return null;
         }
         $lines = explode("\r\n", substr($buffer, 0, $end));
         [$method, $target, $http10] = self::requestLine(array_shift($lines));
         $headers = self::headers($lines);
-        [$length, $chunked] = self::framing($headers, $maxBodyBytes);
+        [$length, $chunked] = self::framing($headers, $maxBodyBytes, $http10, $target);
 
         return new RequestHead($method, $target, $headers, $end + 4, $http10, $length, $chunked);
     }
@@ -56,6 +59,53 @@ final class RequestParser
     }
 
     /**
+     * Where the head's blank line starts, or null while it has not arrived.
+     *
+     * @throws BadWireRequest
+     */
+    private static function headEnd(string $buffer, int $scanned): ?int
+    {
+        // Back three bytes: the CRLFCRLF may straddle what was seen and what is new.
+        $from = max(0, $scanned - 3);
+        $end = strpos($buffer, "\r\n\r\n", $from);
+        self::refuseBareLf($buffer, $from, $end === false ? \strlen($buffer) : $end);
+        if (($end === false ? \strlen($buffer) : $end + 4) > self::MAX_HEAD_BYTES) {
+            throw new BadWireRequest(431, 'The request head is larger than 64 KiB.', self::targetOf($buffer));
+        }
+
+        return $end === false ? null : $end;
+    }
+
+    /**
+     * A bare LF would end the head for a lenient peer and not for us: answer it rather than wait
+     * for a CRLFCRLF that never comes.
+     *
+     * @throws BadWireRequest
+     */
+    private static function refuseBareLf(string $buffer, int $from, int $until): void
+    {
+        for ($lf = strpos($buffer, "\n", $from); $lf !== false && $lf < $until; $lf = strpos($buffer, "\n", $lf + 1)) {
+            if ($lf === 0 || $buffer[$lf - 1] !== "\r") {
+                throw new BadWireRequest(400, 'Bare LF in the request head: lines must end with CRLF (RFC 9112 2.2).');
+            }
+        }
+    }
+
+    /** The target of a head too large to parse, when its request line can be read. */
+    private static function targetOf(string $buffer): ?string
+    {
+        $lineEnd = strpos($buffer, "\r\n");
+        if ($lineEnd === false || $lineEnd > 8192) {
+            return null;
+        }
+        try {
+            return self::requestLine(substr($buffer, 0, $lineEnd))[1];
+        } catch (BadWireRequest) {
+            return null;
+        }
+    }
+
+    /**
      * @return array{string, string, bool}
      *
      * @throws BadWireRequest
@@ -64,6 +114,11 @@ final class RequestParser
     {
         if ($line === null || preg_match('{^([' . self::TOKEN . ']+) (\S+) HTTP/1\.([01])$}D', $line, $m) !== 1) {
             throw new BadWireRequest(400, \sprintf('Malformed request line "%s"; expected e.g. "POST https://api.example.com/x HTTP/1.1".', substr((string) $line, 0, 100)));
+        }
+        // Visible ASCII only: a control byte or raw UTF-8 in a URL is read differently by
+        // whatever parses it next (curl, the destination), so it must arrive percent-encoded.
+        if (preg_match('{[^\x21-\x7E]}', $m[2]) === 1) {
+            throw new BadWireRequest(400, \sprintf('The request target "%s" holds a control character or a non-ASCII byte: percent-encode it.', addcslashes(substr($m[2], 0, 100), "\x00..\x1F\x7F..\xFF")));
         }
 
         return [$m[1], $m[2], $m[3] === '0'];
@@ -80,13 +135,26 @@ final class RequestParser
     {
         $headers = [];
         foreach ($lines as $line) {
-            if (preg_match('{^([' . self::TOKEN . ']+):[ \t]*([^\x00-\x08\x0A-\x1F\x7F]*?)[ \t]*$}D', $line, $m) !== 1) {
-                throw new BadWireRequest(400, \sprintf('Malformed header line "%s".', substr($line, 0, 100)));
-            }
-            $headers[] = [$m[1], $m[2]];
+            $headers[] = self::field($line, 'header');
         }
 
         return $headers;
+    }
+
+    /**
+     * One field line (a header, or a chunked body's trailer).
+     *
+     * @return array{string, string}
+     *
+     * @throws BadWireRequest
+     */
+    public static function field(string $line, string $kind): array
+    {
+        if (preg_match('{^([' . self::TOKEN . ']+):[ \t]*([^\x00-\x08\x0A-\x1F\x7F]*?)[ \t]*$}D', $line, $m) !== 1) {
+            throw new BadWireRequest(400, \sprintf('Malformed %s line "%s".', $kind, substr($line, 0, 100)));
+        }
+
+        return [$m[1], $m[2]];
     }
 
     /**
@@ -96,7 +164,7 @@ final class RequestParser
      *
      * @throws BadWireRequest
      */
-    private static function framing(array $headers, int $maxBodyBytes): array
+    private static function framing(array $headers, int $maxBodyBytes, bool $http10, string $target): array
     {
         $lengths = [];
         $encodings = [];
@@ -108,12 +176,7 @@ final class RequestParser
             };
         }
         if ($encodings !== []) {
-            // Both framings at once is the request-smuggling shape (RFC 9112 6.3): refuse it.
-            if ($lengths !== [] || $encodings !== ['chunked']) {
-                throw new BadWireRequest(400, 'Unsupported framing: only "Transfer-Encoding: chunked" alone, or Content-Length, is accepted.');
-            }
-
-            return [null, true];
+            return [null, self::chunked($encodings, $lengths, $http10)];
         }
         if ($lengths === []) {
             return [null, false];
@@ -123,9 +186,29 @@ final class RequestParser
         }
         $length = (int) $lengths[0];
         if ($length > $maxBodyBytes) {
-            throw new BadWireRequest(413, \sprintf('The body (%d bytes) is larger than the relay accepts (--max-body=%d).', $length, $maxBodyBytes));
+            throw new BadWireRequest(413, \sprintf('The body (%d bytes) is larger than the relay accepts (--max-body=%d).', $length, $maxBodyBytes), $target);
         }
 
         return [$length, false];
+    }
+
+    /**
+     * @param non-empty-list<string> $encodings
+     * @param list<string> $lengths
+     *
+     * @throws BadWireRequest
+     */
+    private static function chunked(array $encodings, array $lengths, bool $http10): bool
+    {
+        // Both framings at once is the request-smuggling shape (RFC 9112 6.3): refuse it.
+        if ($lengths !== [] || $encodings !== ['chunked']) {
+            throw new BadWireRequest(400, 'Unsupported framing: only "Transfer-Encoding: chunked" alone, or Content-Length, is accepted.');
+        }
+        // RFC 9112 6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing.
+        if ($http10) {
+            throw new BadWireRequest(400, 'Transfer-Encoding on an HTTP/1.0 request: send HTTP/1.1, or a Content-Length.');
+        }
+
+        return true;
     }
 }
