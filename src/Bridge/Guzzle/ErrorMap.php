@@ -8,9 +8,12 @@ use GuzzleHttp\Exception\ConnectException;
 use GuzzleHttp\Exception\RequestException as GuzzleRequestException;
 use GuzzleHttp\Exception\TransferException;
 use Psr\Http\Client\ClientExceptionInterface;
+use GuzzleHttp\Psr7\Utils;
 use Psr\Http\Message\RequestInterface;
+use Psr\Http\Message\ResponseInterface;
 use WarmHttp\Exception\NetworkException;
 use WarmHttp\Exception\TimeoutException;
+use WarmHttp\Internal\Decoding\DecodingFailed;
 
 /**
  * WarmHttp's exceptions → the ones Guzzle's CurlHandler throws for the same failure, so retry
@@ -45,5 +48,21 @@ final class ErrorMap
         }
 
         return new GuzzleRequestException($error->getMessage(), $request, null, $error, $context);
+    }
+
+    /**
+     * A body that does not decode: what Guzzle's CurlHandler rejects with when libcurl fails
+     * on it (same message form and handler context, so code matching "cURL error 61" keeps working).
+     */
+    public static function decoding(DecodingFailed $failure, RequestInterface $request, ResponseInterface $response): GuzzleRequestException
+    {
+        $message = \sprintf(
+            'cURL error %d: %s (see https://curl.se/libcurl/c/libcurl-errors.html) for %s',
+            $failure->curlErrno(),
+            $failure->getMessage(),
+            Utils::redactUserInfo($request->getUri()),
+        );
+
+        return new GuzzleRequestException($message, $request, $response, $failure, ['errno' => $failure->curlErrno(), 'error' => $failure->getMessage()]);
     }
 }

@@ -43,7 +43,7 @@ final class Handler
         try {
             $client = $this->clients->for(OptionMap::toWarmHttp($request, $options));
             self::delay($options);
-            $pending = $client->sendAsync($request);
+            $pending = $client->sendAsync(AcceptEncoding::narrow($request, $options));
         } catch (RequestException|InvalidOptionException $e) {
             $error = new GuzzleRequestException($e->getMessage(), $request, null, $e);
             StatsReport::failure($request, $options, $started, $error);

@@ -25,7 +25,9 @@ final class Outcome
             return self::failed($request, $options, $started, ErrorMap::toGuzzle($outcome, $request));
         }
         try {
-            $response = ResponseBody::finish($outcome, $options);
+            $response = ResponseBody::finish($request, $outcome, $options);
+        } catch (GuzzleRequestException $e) {
+            return self::failed($request, $options, $started, $e);
         } catch (\Throwable $e) {
             return self::failed($request, $options, $started, new GuzzleRequestException('Could not write the response body to the "sink" option: ' . $e->getMessage(), $request, $outcome, $e));
         }

@@ -4,14 +4,23 @@ declare(strict_types=1);
 
 namespace WarmHttp\Bridge\Guzzle;
 
+use GuzzleHttp\Exception\RequestException as GuzzleRequestException;
 use GuzzleHttp\Psr7\LazyOpenStream;
 use GuzzleHttp\Psr7\Utils;
+use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
 use Psr\Http\Message\StreamInterface;
+use WarmHttp\Internal\Decoding\Decoder;
+use WarmHttp\Internal\Decoding\DecodingFailed;
+use WarmHttp\Internal\Decoding\DecodingStream;
 
 /**
- * The `decode_content` and `sink` request options, applied to a received response the way
- * Guzzle's EasyHandle and CurlFactory apply them during a transfer.
+ * The `decode_content`, `sink` and `stream` request options, applied to a received response
+ * the way Guzzle's default handlers apply them during a transfer.
+ *
+ * Decoding never holds a decoded body whole in memory: the encoded bytes go through the
+ * decoder a slice at a time into the sink (php://temp when none is given, as with Guzzle, so
+ * a large body spills to a temporary file), or, for `stream`, as the caller reads.
  *
  * @internal
  */
@@ -19,49 +28,43 @@ final class ResponseBody
 {
     private const CHUNK_BYTES = 65536;
 
-    /** @param array<string, mixed> $options */
-    public static function finish(ResponseInterface $response, array $options): ResponseInterface
+    /**
+     * @param array<string, mixed> $options
+     *
+     * @throws GuzzleRequestException the body is not in the coding it announced (as Guzzle's "cURL error 61")
+     */
+    public static function finish(RequestInterface $request, ResponseInterface $response, array $options): ResponseInterface
     {
-        if (($options['decode_content'] ?? true) !== false) {
-            $response = self::decode($response);
+        $decode = ContentDecoding::enabled($options);
+        if (($options['stream'] ?? false) === true) {
+            // Guzzle's StreamHandler hands the live stream over and ignores `sink`.
+            return $decode ? ContentDecoding::streamed($response) : $response;
         }
-        if (isset($options['sink'])) {
-            $response = $response->withBody(self::copyTo($response->getBody(), self::sink($options['sink'])));
+        $sink = isset($options['sink']) ? self::sink($options['sink']) : null;
+        if ($decode && $response->hasHeader('Content-Encoding')) {
+            return self::decodeInto($request, $response, $sink ?? self::temporary());
+        }
+        if ($sink === null) {
+            return $response; // the hot path: the pool's in-memory body, no stream opened
         }
 
-        return $response;
+        return $response->withBody(self::copyTo($response->getBody(), $sink, null));
     }
 
-    /**
-     * Guzzle asks libcurl to decode; the pool does not, so gzip and deflate are undone here,
-     * with Guzzle's header bookkeeping (x-encoded-content-encoding, x-encoded-content-length).
-     */
-    private static function decode(ResponseInterface $response): ResponseInterface
+    private static function decodeInto(RequestInterface $request, ResponseInterface $response, StreamInterface $sink): ResponseInterface
     {
-        $encoding = strtolower(trim($response->getHeaderLine('Content-Encoding')));
-        if (!\in_array($encoding, ['gzip', 'x-gzip', 'deflate'], true)) {
-            return $response;
-        }
-        $raw = (string) $response->getBody();
-        $decoded = @zlib_decode($raw);
-        if ($decoded === false) {
-            $decoded = @gzinflate($raw); // "deflate" sent raw, without the zlib wrapper
-        }
-        if ($decoded === false) {
-            throw new \RuntimeException(\sprintf('The response says Content-Encoding: %s but its body does not decode as such.', $encoding));
-        }
-        $response = $response
-            ->withHeader('x-encoded-content-encoding', $response->getHeader('Content-Encoding'))
-            ->withoutHeader('Content-Encoding')
-            ->withBody(Utils::streamFor($decoded));
-        if ($response->hasHeader('Content-Length')) {
-            // Guzzle drops it too: its EasyHandle rewrites headers before any body arrived.
-            $response = $response
-                ->withHeader('x-encoded-content-length', $response->getHeader('Content-Length'))
-                ->withoutHeader('Content-Length');
-        }
+        try {
+            [$response, $decoder] = ContentDecoding::buffered($response, (int) $sink->getSize());
 
-        return $response;
+            return $response->withBody(self::copyTo($response->getBody(), $sink, $decoder));
+        } catch (DecodingFailed $e) {
+            throw ErrorMap::decoding($e, $request, $response);
+        }
+    }
+
+    private static function temporary(): StreamInterface
+    {
+        return Utils::streamFor(Utils::tryFopen('php://temp', 'w+'));
     }
 
     private static function sink(mixed $sink): StreamInterface
@@ -77,17 +80,22 @@ final class ResponseBody
         return new LazyOpenStream($sink, 'w+');
     }
 
-    private static function copyTo(StreamInterface $body, StreamInterface $sink): StreamInterface
+    private static function copyTo(StreamInterface $body, StreamInterface $sink, ?Decoder $decoder): StreamInterface
     {
         if ($body->isSeekable()) {
             $body->rewind();
         }
+        // Slices small enough that one decodes to a few MiB at most, whatever the ratio.
+        $slice = $decoder === null ? self::CHUNK_BYTES : DecodingStream::INPUT_BYTES;
         while (!$body->eof()) {
-            $chunk = $body->read(self::CHUNK_BYTES);
+            $chunk = $body->read($slice);
             if ($chunk === '') {
                 break;
             }
-            $sink->write($chunk);
+            $bytes = $decoder === null ? $chunk : $decoder->add($chunk);
+            if ($bytes !== '') {
+                $sink->write($bytes);
+            }
         }
         if ($sink->isSeekable()) {
             $sink->rewind();

@@ -1,0 +1,136 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal\Decoding;
+
+use Psr\Http\Message\StreamInterface;
+
+/**
+ * A streamed body read through a Decoder: each read pulls at most INPUT_BYTES of encoded bytes
+ * from the stream below, so a reader never waits for the whole body and never holds more than
+ * what one slice decodes to. Read-only and forward-only, like the streamed body it wraps.
+ *
+ * @internal
+ */
+final class DecodingStream implements StreamInterface
+{
+    /** Deflate expands at most ~1032:1, so one slice decodes to at most ~4 MiB. */
+    public const INPUT_BYTES = 4096;
+
+    private string $decoded = '';
+
+    private int $offset = 0;
+
+    private int $position = 0;
+
+    public function __construct(private readonly StreamInterface $encoded, private readonly Decoder $decoder) {}
+
+    /** A body that stops decoding throws here too (PHP 8 allows it): an empty string would pass for a body. */
+    public function __toString(): string
+    {
+        return $this->getContents();
+    }
+
+    public function read(int $length): string
+    {
+        while ($this->offset >= \strlen($this->decoded) && !$this->encoded->eof()) {
+            $encoded = $this->encoded->read(self::INPUT_BYTES);
+            if ($encoded === '') {
+                break; // nothing more now, though the stream below does not say it ended
+            }
+            $this->decoded = $this->decode($encoded);
+            $this->offset = 0;
+        }
+        $chunk = substr($this->decoded, $this->offset, max(1, $length));
+        $this->offset += \strlen($chunk);
+        $this->position += \strlen($chunk);
+
+        return $chunk;
+    }
+
+    public function getContents(): string
+    {
+        $contents = '';
+        while (($chunk = $this->read(65536)) !== '') {
+            $contents .= $chunk;
+        }
+
+        return $contents;
+    }
+
+    public function eof(): bool
+    {
+        return $this->offset >= \strlen($this->decoded) && $this->encoded->eof();
+    }
+
+    public function close(): void
+    {
+        $this->decoded = '';
+        $this->offset = 0;
+        $this->encoded->close();
+    }
+
+    /** The decoded bytes have no resource of their own; the one below holds encoded bytes. */
+    public function detach()
+    {
+        $this->close();
+
+        return null;
+    }
+
+    public function getSize(): ?int
+    {
+        return null;
+    }
+
+    public function tell(): int
+    {
+        return $this->position;
+    }
+
+    public function isSeekable(): bool
+    {
+        return false;
+    }
+
+    public function seek(int $offset, int $whence = \SEEK_SET): void
+    {
+        throw new \RuntimeException('A decoded streamed response body cannot seek; read it in order, or send the request without the "stream" option to get a seekable body.');
+    }
+
+    public function rewind(): void
+    {
+        $this->seek(0);
+    }
+
+    public function isWritable(): bool
+    {
+        return false;
+    }
+
+    public function write(string $string): int
+    {
+        throw new \RuntimeException('A response body is read-only.');
+    }
+
+    public function isReadable(): bool
+    {
+        return true;
+    }
+
+    public function getMetadata(?string $key = null)
+    {
+        return $key === null ? [] : null;
+    }
+
+    private function decode(string $encoded): string
+    {
+        try {
+            return $this->decoder->add($encoded);
+        } catch (DecodingFailed $e) {
+            // Guzzle's StreamHandler fails the read with "Unable to read from stream".
+            throw new \RuntimeException('Unable to read from stream: ' . $e->getMessage(), 0, $e);
+        }
+    }
+}
