@@ -12,12 +12,15 @@ use Illuminate\Support\ServiceProvider;
 use WarmHttp\Bridge\Guzzle\Handler;
 use WarmHttp\Client;
 use WarmHttp\Pool;
+use WarmHttp\Relay\App\DeferredSends;
 
 /**
  * Found by package auto-discovery: the Http facade, Http::pool, Http::batch and Http::async
  * run on WarmHttp's process-wide pool, and Http::dispatch() hands requests to the relay.
  * Under Octane the pool lives in a static, so no container clone can lose it; after each
  * request, task and tick the pool is reset (un-awaited requests cancelled, connections kept).
+ * At the end of every unit of work (request, command, queued job, Octane request) the
+ * dispatch() fallbacks are sent.
  */
 final class WarmHttpServiceProvider extends ServiceProvider
 {
@@ -29,6 +32,16 @@ final class WarmHttpServiceProvider extends ServiceProvider
         'Laravel\Octane\Events\RequestTerminated',
         'Laravel\Octane\Events\TaskTerminated',
         'Laravel\Octane\Events\TickTerminated',
+    ];
+
+    /**
+     * The end of a queued job, however it ended: dispatch() fallbacks journaled during the job
+     * go out now, not when the queue worker exits (hours later, or never if it is killed).
+     */
+    public const QUEUE_AFTER_WORK = [
+        'Illuminate\Queue\Events\JobProcessed',
+        'Illuminate\Queue\Events\JobFailed',
+        'Illuminate\Queue\Events\JobReleasedAfterException',
     ];
 
     public function register(): void
@@ -48,8 +61,12 @@ final class WarmHttpServiceProvider extends ServiceProvider
     {
         $this->publishes([self::configFile() => $this->app->configPath('warmhttp.php')], 'warmhttp-config');
         DispatchMacro::register();
-        $this->app->make(Dispatcher::class)->listen(self::OCTANE_AFTER_WORK, static function (): void {
-            Pool::reset();
+        $events = $this->app->make(Dispatcher::class);
+        // After the response of an HTTP request (FPM: sent already) or an artisan command.
+        $this->app->terminating(static fn() => DeferredSends::flush());
+        $events->listen(self::QUEUE_AFTER_WORK, static fn() => DeferredSends::flush());
+        $events->listen(self::OCTANE_AFTER_WORK, static function (): void {
+            Pool::reset(); // sends the dispatch() fallbacks too
             // Settles what was chained on the cancelled requests (Laravel's Http::async()
             // promises) now, inside this request, not in the next one.
             Queue::queue()->run();
