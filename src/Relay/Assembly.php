@@ -15,11 +15,14 @@ use WarmHttp\Relay\Guard\DestinationGuard;
 use WarmHttp\Relay\Outbound\Upstream;
 use WarmHttp\Relay\Storage\Journal;
 use WarmHttp\Relay\Storage\Spool;
+use WarmHttp\Relay\Storage\SpoolIntegrity;
+use WarmHttp\Relay\Storage\SpoolLock;
 use WarmHttp\Relay\Storage\SpoolReader;
 use WarmHttp\Relay\Storage\SpoolUnavailable;
 use WarmHttp\Relay\Worker\Deliverer;
 use WarmHttp\Relay\Worker\DeliveryProcess;
 use WarmHttp\Relay\Worker\JournalReader;
+use WarmHttp\Relay\Worker\SpoolClock;
 
 /**
  * Wires the relay's two processes from its configuration: the front (sockets, journal, acks,
@@ -29,14 +32,21 @@ use WarmHttp\Relay\Worker\JournalReader;
  */
 final class Assembly
 {
-    /** @param list<string> $argv the front's command line, for starting its worker */
+    /**
+     * The spool lock comes first: a second relay started on the same spool must fail before it
+     * changes anything there (a journal segment of its own made the first one lose requests).
+     *
+     * @param list<string> $argv the front's command line, for starting its worker
+     */
     public static function front(RelayConfig $config, LoggerInterface $logger, array $argv): FrontProcess
     {
-        $journal = JournalWriter::open(Journal::dirFor($config->spoolPath), $config->fsync, $config->spoolReserveBytes);
+        $lock = SpoolLock::acquire($config->spoolPath);
+        SpoolIntegrity::ensure($config->spoolPath, $config->fsync, $logger);
         Spool::open($config->spoolPath, $config->fsync); // created before the worker and the gauges read it
+        $journal = JournalWriter::open(Journal::dirFor($config->spoolPath), $config->fsync, $config->spoolReserveBytes, $lock);
         $metrics = new Metrics();
         $sync = new SyncForwarder(self::upstream($config), $metrics);
-        $router = new Router($config, $journal, self::upstream($config), $sync, $metrics, $logger, self::gauges($config, $sync));
+        $router = new Router($config, $journal, self::upstream($config), $sync, $metrics, $logger, self::gauges($config, $journal, $sync, $logger));
         $listeners = ListeningSockets::open($config->socketPath, $config->tcpAddress, $config->token);
 
         return new FrontProcess($config, $listeners, $router, $sync, WorkerHandle::forFront($argv, $logger), $logger);
@@ -50,18 +60,20 @@ final class Assembly
         }
         $lock = self::lockWorker($config->spoolPath, $logger, $frontPid);
         $spool = Spool::open($config->spoolPath, $config->fsync);
+        $clock = SpoolClock::start($spool->lastClock(), SpoolClock::wall());
         $metrics = new Metrics();
-        $deliverer = new Deliverer($spool, self::upstream($config), $config->retry, $metrics, $logger, $config->maxInFlight, $config->maxPerHost);
+        $deliverer = new Deliverer($spool, self::upstream($config), $config->retry, $metrics, $logger, $config->maxInFlight, $config->maxPerHost, $clock);
 
         return new DeliveryProcess(
             $lock,
             $spool,
-            new JournalReader(Journal::dirFor($config->spoolPath)),
+            new JournalReader(Journal::dirFor($config->spoolPath), $logger),
             $deliverer,
             new MetricsFile($metrics, MetricsFile::pathFor($config->spoolPath)),
             $logger,
             $config->drainTimeout,
             $frontPid,
+            $clock,
         );
     }
 
@@ -70,20 +82,38 @@ final class Assembly
         return new Upstream(new DestinationGuard($config->allowPrivateNetworks, $config->allowedHosts), $config->cafile, $config->timeout, $config->maxPerHost);
     }
 
-    /** @return \Closure(): array<string, int|float> */
-    private static function gauges(RelayConfig $config, SyncForwarder $sync): \Closure
+    /**
+     * What GET /metrics reads at each scrape. The journal's backlog is not read: it is the
+     * records ever appended (counted once at start, then by the writer) less those the spool
+     * has taken in (its journal_taken counter). Reading it at each scrape took 0.2 s at 50,000
+     * queued, in the loop that answers callers. A spool that cannot be read gives a gauge saying
+     * so, never an exception: the scrape must not take the front down.
+     *
+     * @return \Closure(): array<string, int|float>
+     */
+    private static function gauges(RelayConfig $config, JournalWriter $journal, SyncForwarder $sync, LoggerInterface $logger): \Closure
     {
         $reader = SpoolReader::open($config->spoolPath);
+        $appendedBefore = $reader->journalTotal();
+        $inJournal = static fn(int $taken): int => $appendedBefore + $journal->appended() - $taken;
+        $metricsFile = MetricsFile::pathFor($config->spoolPath);
 
-        return static function () use ($reader, $sync, $config): array {
-            $counts = $reader->counts();
+        return static function () use ($reader, $sync, $inJournal, $metricsFile, $logger): array {
+            $gauges = ['in_flight' => MetricsFile::inFlight($metricsFile) + $sync->inFlight()];
+            try {
+                $counts = $reader->counts($inJournal);
+            } catch (\Throwable $e) {
+                $logger->error('GET /metrics could not read the spool', ['error' => $e->getMessage()]);
 
-            return [
+                return $gauges + ['spool_readable' => 0];
+            }
+
+            return $gauges + [
+                'spool_readable' => 1,
                 'queue_depth' => $counts['pending'],
                 'retrying' => $counts['retrying'],
                 'dead_letters' => $counts['dead'],
                 'oldest_pending_age_seconds' => $counts['oldest_age_seconds'],
-                'in_flight' => MetricsFile::inFlight(MetricsFile::pathFor($config->spoolPath)) + $sync->inFlight(),
             ];
         };
     }

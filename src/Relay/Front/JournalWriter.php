@@ -7,6 +7,7 @@ namespace WarmHttp\Relay\Front;
 use WarmHttp\Relay\Storage\Journal;
 use WarmHttp\Relay\Storage\JournalRecord;
 use WarmHttp\Relay\Storage\SpooledRequest;
+use WarmHttp\Relay\Storage\SpoolLock;
 use WarmHttp\Relay\Storage\SpoolUnavailable;
 
 /**
@@ -19,6 +20,9 @@ use WarmHttp\Relay\Storage\SpoolUnavailable;
  *
  * A new segment is started at every start (an old one may end in a torn record) and whenever
  * the current one grows past SEGMENT_BYTES; the delivery worker deletes segments it has taken in.
+ * A failed write is cut off the segment again, and a failed rotation keeps the current segment:
+ * the caller gets a 507 for that group, and the relay goes on (it used to crash on fwrite() to
+ * a closed handle).
  *
  * @internal
  */
@@ -32,12 +36,15 @@ final class JournalWriter
 
     private const FREE_SPACE_RECHECK_BYTES = 65536;
 
-    /** @var resource */
+    /** @var resource|null null after a failed write that could not be undone: a new segment is due */
     private $file;
 
     private int $segment;
 
+    /** @var int<0, max> */
     private int $size = 0;
+
+    private int $appended = 0;
 
     private float $freeCheckedAt = 0.0;
 
@@ -45,17 +52,33 @@ final class JournalWriter
 
     private int $writtenSinceCheck = 0;
 
-    private function __construct(private readonly string $dir, private readonly bool $fsync, private readonly int $reserveBytes)
-    {
+    /** @param SpoolLock|null $lock held as long as this writer lives: no second relay writes here */
+    private function __construct(
+        private readonly string $dir,
+        private readonly bool $fsync,
+        private readonly int $reserveBytes,
+        private readonly ?SpoolLock $lock, // @phpstan-ignore property.onlyWritten (holding it keeps the lock)
+    ) {
         $this->segment = Journal::lastSegment($dir) + 1;
-        $this->file = $this->openSegment($this->segment);
+        $this->file = $this->openSegment($this->segment) ?? throw new SpoolUnavailable(\sprintf('Cannot create journal segment %d in %s: %s.', $this->segment, $dir, error_get_last()['message'] ?? 'unknown error'));
     }
 
-    public static function open(string $dir, bool $fsync, int $reserveBytes): self
+    public function __clone()
+    {
+        throw new \LogicException('A JournalWriter owns its segment file; it cannot be cloned.');
+    }
+
+    public static function open(string $dir, bool $fsync, int $reserveBytes, ?SpoolLock $lock = null): self
     {
         Journal::ensureDir($dir);
 
-        return new self($dir, $fsync, $reserveBytes);
+        return new self($dir, $fsync, $reserveBytes, $lock);
+    }
+
+    /** Records appended since this writer was opened (the /metrics queue gauge counts from it). */
+    public function appended(): int
+    {
+        return $this->appended;
     }
 
     /**
@@ -68,18 +91,21 @@ final class JournalWriter
     public function append(array $requests): array
     {
         $this->checkReserve();
+        $file = $this->file ?? $this->reopen();
         $bytes = '';
         $ids = [];
         foreach ($requests as $request) {
             $ids[] = $this->segment . '-' . ($this->size + \strlen($bytes));
             $bytes .= JournalRecord::encode($request);
         }
-        $written = @fwrite($this->file, $bytes);
-        if ($written !== \strlen($bytes) || ($this->fsync && !fdatasync($this->file))) {
-            $this->rotate(); // the torn tail stays behind in the old segment, never read as a record
+        $written = @fwrite($file, $bytes);
+        if ($written !== \strlen($bytes) || ($this->fsync && !fdatasync($file))) {
+            $this->undo($file);
+
             throw new SpoolUnavailable(\sprintf('The spool disk is full or failing: could not append to the journal in %s.', $this->dir));
         }
         $this->size += $written;
+        $this->appended += \count($requests);
         $this->writtenSinceCheck += $written;
         if ($this->size >= self::SEGMENT_BYTES) {
             $this->rotate();
@@ -88,20 +114,58 @@ final class JournalWriter
         return $ids;
     }
 
-    private function rotate(): void
+    /**
+     * Cuts a torn write off, so the segment ends on a whole record and stays in use; a segment
+     * that cannot be cut is closed, and the next append starts a new one.
+     *
+     * @param resource $file
+     */
+    private function undo($file): void
     {
-        fclose($this->file);
-        ++$this->segment;
-        $this->size = 0;
-        $this->file = $this->openSegment($this->segment);
+        if (@ftruncate($file, $this->size) && @fseek($file, $this->size) === 0) {
+            return;
+        }
+        fclose($file);
+        $this->file = null;
     }
 
     /** @return resource */
+    private function reopen()
+    {
+        $file = $this->openSegment($this->segment + 1);
+        if ($file === null) {
+            throw new SpoolUnavailable(\sprintf('The spool disk is full or failing: cannot start journal segment %d in %s.', $this->segment + 1, $this->dir));
+        }
+        ++$this->segment;
+        $this->size = 0;
+
+        return $this->file = $file;
+    }
+
+    /**
+     * The next segment is opened before the current one is closed: when it cannot be (disk full,
+     * a file in the way), appends go on in the current one and the next append tries again.
+     */
+    private function rotate(): void
+    {
+        $next = $this->openSegment($this->segment + 1);
+        if ($next === null) {
+            return;
+        }
+        if ($this->file !== null) {
+            fclose($this->file);
+        }
+        $this->file = $next;
+        ++$this->segment;
+        $this->size = 0;
+    }
+
+    /** @return resource|null */
     private function openSegment(int $segment)
     {
         $file = @fopen(Journal::segmentPath($this->dir, $segment), 'x');
         if ($file === false) {
-            throw new SpoolUnavailable(\sprintf('Cannot create journal segment %d in %s.', $segment, $this->dir));
+            return null;
         }
         stream_set_write_buffer($file, 0);
 

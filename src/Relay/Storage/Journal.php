@@ -23,6 +23,12 @@ final class Journal
         }
     }
 
+    /** Copies of segments found damaged, kept for a person to look at (JournalReader). */
+    public static function quarantineDir(string $dir): string
+    {
+        return $dir . '/quarantine';
+    }
+
     public static function segmentPath(string $dir, int $segment): string
     {
         return \sprintf('%s/%010d.log', $dir, $segment);

@@ -52,17 +52,20 @@ final class Spool
 
     /**
      * Stores every new entry and applies the round's delivery outcomes, in one transaction.
+     * The entries are journal records: the `journal_taken` counter grows by their number, so
+     * /metrics can tell how many acknowledged records still wait in the journal without reading it.
      *
      * @param list<SpooledRequest> $entries
+     * @param float|null           $clock   the worker's SpoolClock now, kept for its next start
      *
      * @return list<SpooledRequest> the entries, with their ids
      *
      * @throws SpoolUnavailable nothing was stored
      */
-    public function commit(array $entries, ?Outcomes $outcomes = null, ?JournalPosition $taken = null): array
+    public function commit(array $entries, ?Outcomes $outcomes = null, ?JournalPosition $taken = null, ?float $clock = null): array
     {
         /** @var list<SpooledRequest> */
-        return $this->transaction(function () use ($entries, $outcomes, $taken): array {
+        return $this->transaction(function () use ($entries, $outcomes, $taken, $clock): array {
             $stored = $entries === [] ? [] : $this->insert($entries);
             if ($outcomes !== null && !$outcomes->isEmpty()) {
                 SpoolSchema::applyOutcomes($this->db, $this->statements, $outcomes);
@@ -71,9 +74,26 @@ final class Spool
                 $this->setCounter('journal_segment', $taken->segment);
                 $this->setCounter('journal_offset', $taken->offset);
             }
+            if ($entries !== []) {
+                $this->statement("UPDATE counters SET value = value + ? WHERE name = 'journal_taken'")->execute([\count($entries)]);
+            }
+            if ($clock !== null) {
+                $this->setCounter('clock_ms', (int) ($clock * 1000));
+            }
 
             return $stored;
         });
+    }
+
+    /** The latest SpoolClock time a worker committed with; null before any did. */
+    public function lastClock(): ?float
+    {
+        $select = $this->statement("SELECT value FROM counters WHERE name = 'clock_ms'");
+        $select->execute();
+        $value = $select->fetchColumn();
+        $select->closeCursor();
+
+        return is_numeric($value) ? (int) $value / 1000 : null;
     }
 
     /** How far the journal has been taken in. */
@@ -159,7 +179,7 @@ final class Spool
         foreach ($entries as $entry) {
             $insert->bindValue(1, $entry->method);
             $insert->bindValue(2, $entry->uri);
-            $insert->bindValue(3, json_encode($entry->headers, \JSON_THROW_ON_ERROR | \JSON_INVALID_UTF8_SUBSTITUTE));
+            $insert->bindValue(3, RequestBytes::encodeHeaders($entry->headers), \PDO::PARAM_LOB);
             $insert->bindValue(4, $entry->body, \PDO::PARAM_LOB);
             $insert->bindValue(5, $entry->idempotencyKey);
             $insert->bindValue(6, $entry->createdAt);

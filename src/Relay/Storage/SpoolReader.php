@@ -27,8 +27,14 @@ final class SpoolReader
         return new self($db, Journal::dirFor($path));
     }
 
-    /** @return array{pending: int, retrying: int, dead: int, delivered: int, dead_lettered: int, oldest_age_seconds: float} */
-    public function counts(): array
+    /**
+     * @param \Closure(int): int|null $inJournal given the spool's `journal_taken` counter, how many
+     *                                          acknowledged records still wait in the journal; null:
+     *                                          count them by reading the journal (relay:status)
+     *
+     * @return array{pending: int, retrying: int, dead: int, delivered: int, dead_lettered: int, oldest_age_seconds: float}
+     */
+    public function counts(?\Closure $inJournal = null): array
     {
         $row = $this->query('SELECT COUNT(*), COALESCE(SUM(attempts > 0), 0), MIN(created_at) FROM pending')->fetch(\PDO::FETCH_NUM);
         /** @var array<string, int|string> $counters */
@@ -37,8 +43,7 @@ final class SpoolReader
         /** @var array{int|string, int|string|null, float|string|null} $row */
         $row = \is_array($row) ? $row : [0, 0, null];
 
-        $position = new JournalPosition((int) ($counters['journal_segment'] ?? 0), (int) ($counters['journal_offset'] ?? 0));
-        $inJournal = $this->journalDir === null ? 0 : (new JournalReader($this->journalDir))->backlog($position);
+        $inJournal = $inJournal !== null ? max(0, $inJournal((int) ($counters['journal_taken'] ?? 0))) : $this->journalBacklog($counters);
 
         return [
             // acknowledged but not yet taken from the journal into the spool count as pending
@@ -49,6 +54,27 @@ final class SpoolReader
             'dead_lettered' => (int) ($counters['dead_lettered'] ?? 0),
             'oldest_age_seconds' => $row[2] === null ? 0.0 : round(microtime(true) - (float) $row[2], 3),
         ];
+    }
+
+    /** @param array<string, int|string> $counters */
+    private function journalBacklog(array $counters): int
+    {
+        $position = new JournalPosition((int) ($counters['journal_segment'] ?? 0), (int) ($counters['journal_offset'] ?? 0));
+
+        return $this->journalDir === null ? 0 : (new JournalReader($this->journalDir))->backlog($position);
+    }
+
+    /**
+     * How many journal records the spool has taken in so far, and how many more follow its
+     * position in the journal: their sum is what the journal has ever held, the baseline the
+     * front counts its appends from.
+     */
+    public function journalTotal(): int
+    {
+        /** @var array<string, int|string> $counters */
+        $counters = $this->query('SELECT name, value FROM counters')->fetchAll(\PDO::FETCH_KEY_PAIR);
+
+        return (int) ($counters['journal_taken'] ?? 0) + $this->journalBacklog($counters);
     }
 
     private function query(string $sql): \PDOStatement
@@ -85,9 +111,13 @@ final class SpoolReader
     {
         $where = $ids === null ? '1' : 'id IN (' . implode(',', array_map('intval', $ids ?: [0])) . ')';
         $this->db->beginTransaction();
-        $now = microtime(true);
+        // Due at once (0), whatever the worker's clock says; aged from the later of the wall
+        // clock and the worker's last known time (SpoolClock), so a clock set back does not
+        // make a requeued request look a day old.
+        $clock = $this->query("SELECT value FROM counters WHERE name = 'clock_ms'")->fetchColumn();
+        $now = max(microtime(true), is_numeric($clock) ? (int) $clock / 1000 : 0.0);
         $moved = $this->db->exec("INSERT INTO pending (id, method, uri, headers, body, idempotency_key, attempts, next_attempt_at, created_at, last_error)
-            SELECT id, method, uri, headers, body, idempotency_key, 0, $now, $now, last_error FROM dead WHERE $where");
+            SELECT id, method, uri, headers, body, idempotency_key, 0, 0, $now, last_error FROM dead WHERE $where");
         $this->db->exec("DELETE FROM dead WHERE $where");
         $this->db->commit();
 

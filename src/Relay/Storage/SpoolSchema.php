@@ -27,7 +27,7 @@ final class SpoolSchema
             created_at REAL NOT NULL, failed_at REAL NOT NULL, last_error TEXT
         );
         CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-        INSERT OR IGNORE INTO counters (name, value) VALUES ('delivered', 0), ('dead_lettered', 0);
+        INSERT OR IGNORE INTO counters (name, value) VALUES ('delivered', 0), ('dead_lettered', 0), ('journal_taken', 0);
         SQL;
 
     public static function create(\PDO $db): void
@@ -38,10 +38,7 @@ final class SpoolSchema
     /** @param array{int, string, string, string, string, string, int, float} $row */
     public static function hydrate(array $row): SpooledRequest
     {
-        /** @var list<array{string, string}> $headers */
-        $headers = json_decode($row[3], true) ?: [];
-
-        return new SpooledRequest((int) $row[0], $row[1], $row[2], $headers, (string) $row[4], $row[5], (int) $row[6], (float) $row[7]);
+        return new SpooledRequest((int) $row[0], $row[1], $row[2], RequestBytes::decodeHeaders($row[3]), (string) $row[4], $row[5], (int) $row[6], (float) $row[7]);
     }
 
     /** @param array<string, \PDOStatement|false> $cache */

@@ -28,6 +28,15 @@ final readonly class SpooledRequest
         return new self($id, $this->method, $this->uri, $this->headers, $this->body, $this->idempotencyKey, $this->attempts, $this->createdAt);
     }
 
+    /**
+     * The same request as the spool first holds it: its age and first due time counted on the
+     * delivery worker's clock (SpoolClock), not the front's wall clock of its acceptance.
+     */
+    public function takenInAt(float $now): self
+    {
+        return new self($this->id, $this->method, $this->uri, $this->headers, $this->body, $this->idempotencyKey, $this->attempts, $now);
+    }
+
     /** scheme://host:port, the unit of the per-host concurrency cap. */
     public function origin(): string
     {

@@ -52,6 +52,7 @@ final class Deliverer
         private readonly LoggerInterface $logger,
         private readonly int $maxInFlight,
         private readonly int $maxPerHost,
+        private readonly SpoolClock $clock,
     ) {
         $this->outcomes = new Outcomes();
         $this->backlog = new Backlog();
@@ -145,7 +146,7 @@ final class Deliverer
         try {
             $transfer = $this->upstream->deliver($spooled);
         } catch (UnresolvableHost $e) {
-            $this->settle($spooled, $this->policy->later($spooled, $spooled->attempts + 1, $e->getMessage(), microtime(true)));
+            $this->settle($spooled, $this->policy->later($spooled, $spooled->attempts + 1, $e->getMessage(), $this->clock->now()));
 
             return;
         } catch (RefusedDestination|\InvalidArgumentException $e) {
@@ -156,7 +157,7 @@ final class Deliverer
         $transfer->onSettle(function () use ($spooled, $transfer): void {
             $outcome = $transfer->outcome();
             \assert($outcome instanceof ResponseInterface || $outcome instanceof ClientExceptionInterface);
-            $this->settle($spooled, $this->policy->decide($spooled, $spooled->attempts + 1, $outcome, microtime(true)));
+            $this->settle($spooled, $this->policy->decide($spooled, $spooled->attempts + 1, $outcome, $this->clock->now()));
         });
     }
 
@@ -175,7 +176,7 @@ final class Deliverer
             Verdict::Dead => $this->outcomes->dead[$request->id] = [$attempts, $reason],
         };
         if ($verdict === Verdict::Retry) {
-            $this->logger->info('Delivery failed; will retry', $context + ['error' => $reason, 'retry_in_s' => round($at - microtime(true), 3)]);
+            $this->logger->info('Delivery failed; will retry', $context + ['error' => $reason, 'retry_in_s' => round($at - $this->clock->now(), 3)]);
         } elseif ($verdict === Verdict::Dead) {
             $this->logger->warning('Delivery gave up; moved to the dead letters', $context + ['error' => $reason]);
         }

@@ -34,6 +34,29 @@ final class DeliveryProcess
     /** The longest the worker sleeps: how late it may notice a new journal record. */
     private const TICK_SECONDS = 0.005;
 
+    /**
+     * After the spool failed (disk full, I/O error), the worker waits before trying again: from
+     * this long, doubling to BACKOFF_CAP_SECONDS, one log line per step. It used to try ten
+     * times a second and log each time.
+     */
+    private const BACKOFF_FIRST_SECONDS = 0.1;
+
+    private const BACKOFF_CAP_SECONDS = 5.0;
+
+    /**
+     * Journal bytes taken into the spool per transaction. SQLite needs room for them twice (WAL,
+     * then the database file) beside the WAL's own 1 MiB (wal_autocheckpoint = 256 pages): with
+     * 256 KiB batches, a disk with the documented --spool-reserve of 2 MiB left still takes in
+     * what the front acknowledged. After a failure the batch halves, down to one record.
+     */
+    private const BATCH_BYTES = 262144;
+
+    private int $batchBytes = self::BATCH_BYTES;
+
+    private int $failures = 0;
+
+    private float $retryAt = 0.0;
+
     private bool $stopping = false;
 
     private float $drainDeadline = \INF;
@@ -50,6 +73,7 @@ final class DeliveryProcess
         private readonly LoggerInterface $logger,
         private readonly float $drainTimeout,
         private readonly int $frontPid,
+        private readonly SpoolClock $clock,
     ) {
         $this->position = $spool->journalPosition();
     }
@@ -62,14 +86,13 @@ final class DeliveryProcess
         while (!$this->finished()) {
             try {
                 $this->takeIn();
-                if (!$this->stopping) {
-                    $this->deliverer->launchDue(microtime(true));
+                if (!$this->stopping && !$this->backingOff()) {
+                    $this->deliverer->launchDue($this->clock->now());
                 }
             } catch (\PDOException|SpoolUnavailable $e) {
                 // A full or failing disk: nothing acknowledged is lost (it stays in the journal
-                // or the spool); try again shortly rather than exit and fail to reopen.
-                $this->logger->error('The spool failed; retrying', ['error' => $e->getMessage()]);
-                usleep(100_000);
+                // or the spool); try again later rather than exit and fail to reopen.
+                $this->failed($e);
             }
             $this->wait($pool);
             $this->metrics->publish($this->deliverer->inFlight());
@@ -98,21 +121,31 @@ final class DeliveryProcess
         return $this->stopping && ($this->deliverer->inFlight() === 0 || microtime(true) >= $this->drainDeadline);
     }
 
-    /** One transaction: new journal records, the outcomes so far, the new journal position. */
+    /**
+     * One transaction: new journal records, the outcomes so far, the new journal position. While
+     * the spool keeps failing, the outcomes go first and alone: deleting what was delivered is
+     * what frees room on a full disk for the journal's records.
+     */
     private function takeIn(): void
     {
-        [$requests, $to] = $this->journal->read($this->position);
+        if ($this->backingOff()) {
+            return;
+        }
+        $outcomesOnly = $this->failures > 0 && !$this->deliverer->outcomes()->isEmpty();
+        [$requests, $to] = $outcomesOnly ? [[], $this->position] : $this->journal->read($this->position, $this->batchBytes);
         $outcomes = $this->deliverer->outcomes();
         if ($requests === [] && $outcomes->isEmpty() && $to == $this->position) {
             return;
         }
+        $now = $this->clock->now();
         try {
-            $stored = $this->spool->commit($requests, $outcomes, $to);
+            $stored = $this->spool->commit(array_map(static fn($r) => $r->takenInAt($now), $requests), $outcomes, $to, $now);
         } catch (SpoolUnavailable $e) {
-            $this->logger->error('Could not take journal records into the spool; will try again', ['error' => $e->getMessage()]);
+            $this->failed($e, \count($requests));
 
             return;
         }
+        $this->recovered();
         $this->deliverer->recorded();
         if ($to->segment !== $this->position->segment) {
             $this->journal->forget($to);
@@ -123,6 +156,35 @@ final class DeliveryProcess
         }
     }
 
+    private function backingOff(): bool
+    {
+        return $this->failures > 0 && $this->clock->now() < $this->retryAt;
+    }
+
+    /** One log line per backoff step; the next take-in moves half as many journal bytes. */
+    private function failed(\Throwable $e, int $records = 0): void
+    {
+        $delay = min(self::BACKOFF_CAP_SECONDS, self::BACKOFF_FIRST_SECONDS * 2 ** min($this->failures, 16));
+        ++$this->failures;
+        $this->retryAt = $this->clock->now() + $delay;
+        $this->batchBytes = max(1, intdiv($this->batchBytes, 2));
+        $this->logger->error('The spool failed; nothing acknowledged is lost, trying again later', [
+            'error' => $e->getMessage(),
+            'records_waiting' => $records,
+            'failures' => $this->failures,
+            'retry_in_s' => round($delay, 3),
+        ]);
+    }
+
+    private function recovered(): void
+    {
+        if ($this->failures > 0) {
+            $this->logger->notice('The spool works again', ['failures' => $this->failures]);
+        }
+        $this->failures = 0;
+        $this->batchBytes = self::BATCH_BYTES;
+    }
+
     private function wait(CurlPool $pool): void
     {
         if ($pool->inFlight() > 0) {
@@ -130,7 +192,7 @@ final class DeliveryProcess
 
             return;
         }
-        usleep((int) (min(self::TICK_SECONDS, $this->deliverer->idleFor(microtime(true))) * 1e6));
+        usleep((int) (min(self::TICK_SECONDS, $this->deliverer->idleFor($this->clock->now())) * 1e6));
     }
 
     private function trapSignals(): void

@@ -57,7 +57,7 @@ final class JournalWriterTest extends TestCase
     {
         $writer = JournalWriter::open($this->temp->path, false, 0);
 
-        self::assertSame(['1-0'], $writer->append([self::request(str_repeat('x', 200_000))]));
+        self::assertSame(['1-0'], $writer->append([self::request(str_repeat('x', 300_000))]));
         self::assertSame(['2-0'], $writer->append([self::request('after')]));
     }
 
