@@ -6,33 +6,35 @@ namespace WarmHttp\Relay\Guard;
 
 /**
  * The SSRF guard. It resolves the destination host itself, checks the address, and returns it so
- * the caller pins curl to exactly that address (CURLOPT_RESOLVE): a DNS answer that changes
- * between the check and the connect (rebinding) cannot reach a refused range.
+ * the caller pins curl to exactly that address (Upstream: CURLOPT_CONNECT_TO): a DNS answer that
+ * changes between the check and the connect (rebinding) cannot reach a refused range.
  *
  * @internal
  */
 final class DestinationGuard
 {
-    /**
-     * Ranges never connected to by default. FILTER_FLAG_GLOBAL_RANGE (PHP 8.2) covers most of
-     * them but lets multicast through (checked on 8.2.35), so the list is explicit.
-     */
-    private const REFUSED = [
-        '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12',
-        '192.0.0.0/24', '192.168.0.0/16', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4',
-        '::/128', '::1/128', '::ffff:0:0/96', '64:ff9b::/96', '100::/64', 'fc00::/7', 'fe80::/10', 'ff00::/8',
-    ];
-
     /** Resolutions are reused this long: gethostbynamel() blocks the loop, and gives no TTL. */
     private const CACHE_SECONDS = 30.0;
 
     /** @var array<string, array{string, float}> host => address, expiry */
     private array $cache = [];
 
-    /** @param list<string> $allowedHosts exact names, or "*.example.com" for subdomains */
-    public function __construct(private readonly bool $allowPrivate, private readonly array $allowedHosts) {}
+    /** @var list<string> canonical names, or "*.example.com" for subdomains */
+    private readonly array $allowedHosts;
 
     /**
+     * @param list<string> $allowedHosts exact names, or "*.example.com" for subdomains
+     *
+     * @throws \InvalidArgumentException an allowed host that is no host name or address
+     */
+    public function __construct(private readonly bool $allowPrivate, array $allowedHosts)
+    {
+        $this->allowedHosts = array_map(self::allowed(...), $allowedHosts);
+    }
+
+    /**
+     * @param string $host as in a URI: a name (IDNA converted), an IPv4 or an IPv6 address
+     *
      * @return string the address to connect to
      *
      * @throws RefusedDestination
@@ -40,36 +42,47 @@ final class DestinationGuard
      */
     public function check(string $host): string
     {
-        $host = strtolower(trim($host, '[]'));
-        $address = $this->resolve($host);
-        if ($this->allowPrivate || $this->isAllowedHost($host) || self::isPublic($address)) {
+        $host = self::canonical($host);
+        $address = $this->resolve(trim($host, '[]'));
+        if ($this->allowPrivate || $this->isAllowedHost($host)) {
+            return $address;
+        }
+        $why = SpecialPurposeAddresses::classify($address);
+        if ($why === null) {
             return $address;
         }
 
         throw new RefusedDestination(\sprintf(
-            'Refused destination "%s": it resolves to %s, a loopback, private, link-local, CGNAT, metadata or reserved address. Start the relay with --allow-host=%s or --allow-private-networks to permit it.',
+            'Refused destination "%s": it resolves to %s, and %s: the relay does not connect to loopback, private, link-local, CGNAT, metadata or reserved addresses. Start the relay with --allow-host=%s or --allow-private-networks to permit it.',
             $host,
             $address,
+            $why,
             $host,
         ));
     }
 
+    /** Whether the relay connects to this address by default (SpecialPurposeAddresses). */
     public static function isPublic(string $address): bool
     {
-        $binary = inet_pton($address);
-        if ($binary === false) {
-            return false;
-        }
-        if (\strlen($binary) === 16 && str_starts_with($binary, str_repeat("\0", 10) . "\xff\xff")) {
-            return self::isPublic((string) inet_ntop(substr($binary, 12))); // IPv4-mapped
-        }
-        foreach (self::REFUSED as $cidr) {
-            if (self::inRange($binary, $cidr)) {
-                return false;
-            }
-        }
+        return SpecialPurposeAddresses::isPublic(trim($address, '[]'));
+    }
 
-        return filter_var($address, \FILTER_VALIDATE_IP, \FILTER_FLAG_GLOBAL_RANGE) !== false;
+    /**
+     * The spelling curl derives from the host (IDNA), or a refusal of one it would read as
+     * another name or address (percent-encoding, a final dot, inet_aton() forms, zone ids).
+     *
+     * @throws RefusedDestination
+     */
+    private static function canonical(string $host): string
+    {
+        if (str_contains($host, ':') && !str_starts_with($host, '[')) {
+            $host = '[' . $host . ']'; // an IPv6 address as PHP's URI parsers give it
+        }
+        try {
+            return CanonicalHost::of($host);
+        } catch (\InvalidArgumentException $e) {
+            throw new RefusedDestination($e->getMessage(), 0, $e);
+        }
     }
 
     private function resolve(string $host): string
@@ -101,7 +114,6 @@ final class DestinationGuard
     private function isAllowedHost(string $host): bool
     {
         foreach ($this->allowedHosts as $allowed) {
-            $allowed = strtolower($allowed);
             if ($allowed === $host || (str_starts_with($allowed, '*.') && str_ends_with($host, substr($allowed, 1)))) {
                 return true;
             }
@@ -110,23 +122,16 @@ final class DestinationGuard
         return false;
     }
 
-    private static function inRange(string $binary, string $cidr): bool
+    /** An allowed host in the spelling check() compares: "Bücher.example" allows xn--bcher-kva.example. */
+    private static function allowed(string $host): string
     {
-        [$network, $bits] = explode('/', $cidr);
-        $net = (string) inet_pton($network);
-        if (\strlen($net) !== \strlen($binary)) {
-            return false;
+        $wildcard = str_starts_with($host, '*.');
+        try {
+            $canonical = CanonicalHost::of($wildcard ? substr($host, 2) : trim($host));
+        } catch (\InvalidArgumentException $e) {
+            throw new \InvalidArgumentException(\sprintf('--allow-host=%s: %s', $host, $e->getMessage()), 0, $e);
         }
-        $bytes = intdiv((int) $bits, 8);
-        $rest = (int) $bits % 8;
-        if (substr($binary, 0, $bytes) !== substr($net, 0, $bytes)) {
-            return false;
-        }
-        if ($rest === 0) {
-            return true;
-        }
-        $mask = (0xFF << (8 - $rest)) & 0xFF;
 
-        return (\ord($binary[$bytes]) & $mask) === (\ord($net[$bytes]) & $mask);
+        return ($wildcard ? '*.' : '') . $canonical;
     }
 }

@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay\Outbound;
 
+use Psr\Log\LoggerInterface;
+use Psr\Log\NullLogger;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\Options;
@@ -17,10 +19,11 @@ use WarmHttp\Relay\Storage\SpooledRequest;
 use WarmHttp\Relay\Wire\Target;
 
 /**
- * Starts the relay's outgoing requests on the process-wide pool, each pinned with
- * CURLOPT_RESOLVE to the address the DestinationGuard checked. The public Client has no option
- * for that pin, so the relay builds its own TransferSpecs, straight from what it received: no
- * PSR-7 request on the way, and UpstreamExchange reads the outcome.
+ * Starts the relay's outgoing requests on the process-wide pool, each pinned to the address the
+ * DestinationGuard checked, whatever name curl derives from the URL, and never through a proxy.
+ * The public Client has no option for that pin, so the relay builds its own TransferSpecs,
+ * straight from what it received: no PSR-7 request on the way, and an UpstreamExchange that
+ * refuses an answer from any other address reads the outcome.
  *
  * @internal
  */
@@ -34,9 +37,10 @@ final class Upstream
 
     private readonly CurlPool $pool;
 
-    private readonly UpstreamExchange $exchange;
+    private readonly LoggerInterface $logger;
 
-    public function __construct(private readonly DestinationGuard $guard, ?string $cafile, float $timeout, ?int $maxHostConnections)
+    /** @param LoggerInterface|null $logger where a connection to an unchecked address is reported */
+    public function __construct(private readonly DestinationGuard $guard, ?string $cafile, float $timeout, ?int $maxHostConnections, ?LoggerInterface $logger = null)
     {
         $options = Options::fromArray(array_filter([
             'cafile' => $cafile,
@@ -45,12 +49,12 @@ final class Upstream
             'follow_redirects' => false,
             'max_host_connections' => $maxHostConnections,
         ], static fn($v): bool => $v !== null));
-        $this->clientCurl = CurlOptions::forClient($options);
+        $this->clientCurl = UpstreamOptions::direct() + CurlOptions::forClient($options);
         // Neither relay process forks, so the pool is taken once, not looked up (and its pid
         // checked) per request.
         $this->pool = CurlPool::get();
         $this->pool->limitConnections($maxHostConnections, null);
-        $this->exchange = new UpstreamExchange();
+        $this->logger = $logger ?? new NullLogger();
     }
 
     /**
@@ -73,10 +77,11 @@ final class Upstream
      */
     public function forward(string $method, Target $target, array $headers, string $body): Transfer
     {
+        $address = $this->guard->check($target->host);
         $resendable = TransferSpec::isSafeToResend($method, self::has($headers, 'Idempotency-Key'));
         $curl = UpstreamOptions::build($method, $target->url, $headers, $body, $resendable, $this->clientCurl);
 
-        return $this->launch(new TransferSpec($method, $target->url, $target->scheme, $target->host, $target->port, $resendable, $this->pinned($target, $curl), ResponseSink::Streamed));
+        return $this->launch(new TransferSpec($method, $target->url, $target->scheme, $target->host, $target->port, $resendable, UpstreamOptions::pinned($curl, $address, $target->port), ResponseSink::Streamed), $address);
     }
 
     /**
@@ -90,10 +95,11 @@ final class Upstream
     public function deliver(SpooledRequest $spooled): Transfer
     {
         $target = Target::parse($spooled->uri);
+        $address = $this->guard->check($target->host);
         $headers = [...$spooled->headers, ['Idempotency-Key', $spooled->idempotencyKey]];
         $curl = UpstreamOptions::build($spooled->method, $target->url, $headers, $spooled->body, true, $this->clientCurl);
 
-        return $this->launch(new TransferSpec($spooled->method, $target->url, $target->scheme, $target->host, $target->port, true, $this->pinned($target, $curl), ResponseSink::Discarded, self::DELIVERY_RESPONSE_BYTES));
+        return $this->launch(new TransferSpec($spooled->method, $target->url, $target->scheme, $target->host, $target->port, true, UpstreamOptions::pinned($curl, $address, $target->port), ResponseSink::Discarded, self::DELIVERY_RESPONSE_BYTES), $address);
     }
 
     /** @param list<array{string, string}> $headers */
@@ -108,33 +114,11 @@ final class Upstream
         return false;
     }
 
-    private function launch(TransferSpec $spec): Transfer
+    private function launch(TransferSpec $spec, string $address): Transfer
     {
-        $transfer = new Transfer($spec, $this->exchange);
+        $transfer = new Transfer($spec, new UpstreamExchange($address, $this->logger));
         $this->pool->start($transfer);
 
         return $transfer;
-    }
-
-    /**
-     * Pins the host to the address the guard checked (CURLOPT_RESOLVE): curl connects to
-     * exactly that address, so DNS cannot answer differently in between (rebinding).
-     *
-     * @param array<int, mixed> $curl
-     *
-     * @return array<int, mixed>
-     *
-     * @throws RefusedDestination
-     * @throws UnresolvableHost
-     */
-    private function pinned(Target $target, array $curl): array
-    {
-        $address = $this->guard->check($target->host);
-        if (!$target->isIpLiteral()) {
-            $pinned = str_contains($address, ':') ? '[' . $address . ']' : $address;
-            $curl[\CURLOPT_RESOLVE] = [\sprintf('%s:%d:%s', $target->host, $target->port, $pinned)];
-        }
-
-        return $curl;
     }
 }

@@ -6,6 +6,8 @@ namespace WarmHttp\Relay\Outbound;
 
 use Psr\Http\Client\ClientExceptionInterface;
 use Psr\Http\Message\ResponseInterface;
+use Psr\Log\LoggerInterface;
+use Psr\Log\NullLogger;
 use WarmHttp\Internal\CurlInfo;
 use WarmHttp\Internal\DiscardedResponse;
 use WarmHttp\Internal\Exchange;
@@ -22,15 +24,38 @@ use WarmHttp\Internal\Transfer;
  * Retry-After (the body went to /dev/null); a sync answer's is its head, the body being
  * streamed to the caller from the transfer's buffer; a failure is an UpstreamFailure.
  *
+ * One per transfer: it knows the address the guard checked, and accepts no answer from a
+ * connection to any other (a security event, logged; never a delivery). PHP 8.2 has no
+ * CURLOPT_PREREQFUNCTION, so the earliest point is the response head: a sync answer's body has
+ * not reached the caller yet, a delivery is not yet counted.
+ *
  * @internal
  *
  * @phpstan-import-type Info from CurlInfo
  */
 final class UpstreamExchange implements Exchange
 {
+    /** The checked address as bytes: curl and the resolver may spell one IPv6 address differently. */
+    private readonly string|false $checkedBytes;
+
+    private readonly LoggerInterface $logger;
+
+    /**
+     * @param string|null $checkedAddress the address the guard checked and curl was pinned to;
+     *                                    null only where no answer is read (the pool's own unit tests)
+     */
+    public function __construct(private readonly ?string $checkedAddress = null, ?LoggerInterface $logger = null)
+    {
+        $this->checkedBytes = $checkedAddress === null ? false : @inet_pton($checkedAddress);
+        $this->logger = $logger ?? new NullLogger();
+    }
+
     /** @param Info $info */
     public function response(Transfer $transfer, \CurlHandle $handle, array $info): ResponseInterface|ClientExceptionInterface
     {
+        if ($this->checkedAddress !== null && !$this->connectedAsChecked($info['primary_ip'])) {
+            return $this->wrongPeer($transfer, $info['primary_ip']);
+        }
         if ($transfer->spec->sink === ResponseSink::Discarded) {
             return DiscardedResponse::from($handle, $info);
         }
@@ -49,5 +74,28 @@ final class UpstreamExchange implements Exchange
     public function stopped(Transfer $transfer, string $why): ClientExceptionInterface
     {
         return new UpstreamFailure(FailureKind::Network, $transfer->spec->describe($why));
+    }
+
+    private function connectedAsChecked(string $primaryIp): bool
+    {
+        $peer = @inet_pton($primaryIp);
+
+        return $peer !== false && $peer === $this->checkedBytes;
+    }
+
+    private function wrongPeer(Transfer $transfer, string $primaryIp): UpstreamFailure
+    {
+        $this->logger->critical('Security: an upstream connection reached another address than the destination guard checked; its answer was discarded', [
+            'method' => $transfer->spec->method,
+            'uri' => $transfer->spec->url,
+            'checked_address' => (string) $this->checkedAddress,
+            'connected_address' => $primaryIp,
+        ]);
+
+        return new UpstreamFailure(FailureKind::Request, $transfer->spec->describe(\sprintf(
+            'curl connected to "%s", not to %s, the address the destination guard checked; the answer was discarded (security event)',
+            $primaryIp,
+            (string) $this->checkedAddress,
+        )));
     }
 }

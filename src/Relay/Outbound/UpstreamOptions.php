@@ -43,6 +43,36 @@ final class UpstreamOptions
     }
 
     /**
+     * Set once per relay process: no proxy, whatever the environment says. libcurl reads
+     * http_proxy, HTTPS_PROXY and ALL_PROXY by itself, and a proxy resolves the host on its own,
+     * past the guard's check and pin. Until the relay has a proxy option of its own, none.
+     *
+     * @return array<int, mixed>
+     */
+    public static function direct(): array
+    {
+        return [\CURLOPT_PROXY => '', \CURLOPT_NOPROXY => '*'];
+    }
+
+    /**
+     * Connects to the checked address, whatever host and port curl reads in the URL: an empty
+     * host and port in CURLOPT_CONNECT_TO match every name, so one that curl derives by itself
+     * (IDNA, URL decoding, a parser difference) still reaches only that address. TLS still
+     * verifies the certificate against the URL's host. CURLOPT_RESOLVE, used before, pinned
+     * only the exact name it was given, and curl resolved any other spelling itself.
+     *
+     * @param array<int, mixed> $curl
+     *
+     * @return array<int, mixed>
+     */
+    public static function pinned(array $curl, string $address, int $port): array
+    {
+        $curl[\CURLOPT_CONNECT_TO] = [\sprintf('::%s:%d', str_contains($address, ':') ? '[' . $address . ']' : $address, $port)];
+
+        return $curl;
+    }
+
+    /**
      * An inline body is re-sent by libcurl 7.88 by itself when a reused connection dies before
      * the answer; one fed through READFUNCTION cannot be rewound, so a request that must not
      * go twice fails with CURLE_SEND_FAIL_REWIND instead (as the Client does).
