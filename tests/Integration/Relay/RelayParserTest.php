@@ -10,13 +10,13 @@ use PHPUnit\Framework\TestCase;
 /**
  * The wire parser's refusals, as raw bytes on a real relay's socket: each malformed or
  * oversized request gets its status at once and its connection closed, and the relay keeps
- * serving. Refused destinations here are loopback ones the relay never connects to.
+ * serving. Every destination is loopback (localhost from /etc/hosts: no DNS query leaves the machine).
  */
 final class RelayParserTest extends TestCase
 {
     private const REFUSED = 'http://127.0.0.1:1/x';
 
-    private const ALLOWED = 'http://allowed.test/x';
+    private const ALLOWED = 'http://localhost:1/x';
 
     private static ?RelayProcess $relay = null;
 
@@ -32,14 +32,14 @@ final class RelayParserTest extends TestCase
         yield 'head over 64 KiB in one write' => ["GET /x HTTP/1.1\r\nX-A: " . str_repeat('a', 100_000) . "\r\n\r\n", 431, '64 KiB'];
         yield 'bare LF request' => ["GET /healthz HTTP/1.1\nHost: relay\n\n", 400, 'Bare LF'];
         yield 'bare LF after a CRLF line' => ["GET /healthz HTTP/1.1\r\nHost: relay\n\n", 400, 'Bare LF'];
-        yield 'NUL in the target' => ["POST http://allowed.test/\x00x HTTP/1.1\r\nContent-Length: 0\r\n\r\n", 400, 'percent-encode'];
-        yield 'escape in the target' => ["POST http://allowed.test/\x1B[2J HTTP/1.1\r\nContent-Length: 0\r\n\r\n", 400, 'percent-encode'];
+        yield 'NUL in the target' => ["POST http://localhost:1/\x00x HTTP/1.1\r\nContent-Length: 0\r\n\r\n", 400, 'percent-encode'];
+        yield 'escape in the target' => ["POST http://localhost:1/\x1B[2J HTTP/1.1\r\nContent-Length: 0\r\n\r\n", 400, 'percent-encode'];
         yield 'raw UTF-8 host' => ["POST http://\xE2\x93\x94vil.test/ HTTP/1.1\r\nContent-Length: 0\r\n\r\n", 400, 'percent-encode'];
-        yield 'chunked on HTTP/1.0' => ["POST http://allowed.test/x HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", 400, 'HTTP/1.0'];
-        yield 'space before a chunk size' => ["POST http://allowed.test/x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n 3\r\nabc\r\n0\r\n\r\n", 400, 'Malformed chunk size'];
-        yield 'space after a chunk size' => ["POST http://allowed.test/x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3 \r\nabc\r\n0\r\n\r\n", 400, 'Malformed chunk size'];
-        yield 'seventeen chunk extensions' => ["POST http://allowed.test/x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3" . str_repeat(';e', 17) . "\r\nabc\r\n0\r\n\r\n", 400, 'extensions'];
-        yield 'too many trailers' => ["POST http://allowed.test/x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n" . str_repeat("X-T: 1\r\n", 65) . "\r\n", 431, 'trailer fields'];
+        yield 'chunked on HTTP/1.0' => ["POST http://localhost:1/x HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", 400, 'HTTP/1.0'];
+        yield 'space before a chunk size' => ["POST http://localhost:1/x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n 3\r\nabc\r\n0\r\n\r\n", 400, 'Malformed chunk size'];
+        yield 'space after a chunk size' => ["POST http://localhost:1/x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3 \r\nabc\r\n0\r\n\r\n", 400, 'Malformed chunk size'];
+        yield 'seventeen chunk extensions' => ["POST http://localhost:1/x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3" . str_repeat(';e', 17) . "\r\nabc\r\n0\r\n\r\n", 400, 'extensions'];
+        yield 'too many trailers' => ["POST http://localhost:1/x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n" . str_repeat("X-T: 1\r\n", 65) . "\r\n", 431, 'trailer fields'];
         yield 'allowed destination, body over --max-body' => ['POST ' . self::ALLOWED . " HTTP/1.1\r\nContent-Length: 2048\r\n\r\n", 413, '--max-body=1024'];
         yield 'refused destination, body over --max-body' => ['POST ' . self::REFUSED . " HTTP/1.1\r\nContent-Length: 2048\r\n\r\n", 403, 'Refused destination'];
         yield 'refused destination, chunked body over --max-body' => ['POST ' . self::REFUSED . " HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n401\r\n", 403, 'Refused destination'];
@@ -64,7 +64,7 @@ final class RelayParserTest extends TestCase
     public function testTwoHundredMegabytesOfTrailersAreCutOffAfterSixteenKilobytes(): void
     {
         $caller = RelayFrontCaller::connect(self::relay()->address());
-        $caller->send("POST http://allowed.test/x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n");
+        $caller->send("POST http://localhost:1/x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n");
         $line = 'X-T: ' . str_repeat('t', 1000) . "\r\n";
         $sent = 0;
         $deadline = microtime(true) + 10;
@@ -85,6 +85,6 @@ final class RelayParserTest extends TestCase
 
     private static function relay(): RelayProcess
     {
-        return self::$relay ??= RelayProcess::start(['--allow-host=allowed.test', '--max-body=1024']);
+        return self::$relay ??= RelayProcess::start(['--allow-host=localhost', '--max-body=1024']);
     }
 }
