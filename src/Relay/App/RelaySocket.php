@@ -58,11 +58,28 @@ final class RelaySocket
         }
         stream_set_timeout($stream, (int) $this->timeoutSeconds, (int) (fmod($this->timeoutSeconds, 1.0) * 1e6));
         $this->stream = $stream;
+        // A persistent socket that has carried an exchange (an earlier FPM request) has a
+        // position past 0 and was checked when it was new: no stat per hand-off.
+        if ($this->address->socketPath !== null && ftell($stream) === 0) {
+            $this->verifyOwner($this->address->socketPath);
+        }
         // A persistent socket from an earlier FPM request may hold leftovers or be closed;
         // fclose() really closes a persistent socket, so the second connect is a new one.
         if (!self::isClean($stream)) {
             $this->drop();
             $this->connect();
+        }
+    }
+
+    /** @throws RelayUnreachable before a byte is written to a socket that may not be the relay's */
+    private function verifyOwner(string $path): void
+    {
+        try {
+            SocketOwnership::verify($path);
+        } catch (RelayUnreachable $e) {
+            $this->drop();
+
+            throw $e;
         }
     }
 

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Relay\App;
 
 use Psr\Http\Message\RequestInterface;
+use WarmHttp\Exception\NetworkException;
 
 /**
  * The `relay_sync` option: the Client sends a request to the relay's sync mode instead of its
@@ -19,12 +20,21 @@ final class SyncRoute
      * @param array<int, mixed> $curl the request's own curl options
      *
      * @return array<int, mixed>
+     *
+     * @throws NetworkException a socket that may not be the relay's (SocketOwnership)
      */
     public static function curlOptions(array $curl, RequestInterface $request, RelayAddress $relay, ?string $token): array
     {
         $curl[\CURLOPT_REQUEST_TARGET] = $curl[\CURLOPT_URL];
         $curl[\CURLOPT_URL] = $relay->curlUrl();
         if ($relay->socketPath !== null) {
+            // Checked once per process (two stat() calls; under PHP-FPM once per request, next
+            // to a whole HTTP exchange): curl opens the path itself, so this is the only check.
+            try {
+                SocketOwnership::verify($relay->socketPath);
+            } catch (RelayUnreachable $e) {
+                throw new NetworkException($request, 'relay_sync: ' . $e->getMessage(), 0, $e);
+            }
             $curl[\CURLOPT_UNIX_SOCKET_PATH] = $relay->socketPath;
         }
         $curl[\CURLOPT_HTTP_VERSION] = \CURL_HTTP_VERSION_1_1;
