@@ -114,7 +114,7 @@ final class RelayCommand extends Command
     private function workerOptions(InputInterface $input, RelayLocation $location): array
     {
         $options = ['--socket=' . ($location->socket ?? 'none'), '--spool=' . $location->spool];
-        foreach ($this->getDefinition()->getOptions() as $name => $option) {
+        foreach ($this->getNativeDefinition()->getOptions() as $name => $option) {
             $value = $input->getOption($name);
             if (\in_array($name, ['socket', 'spool', 'token', 'token-file', 'tcp', 'role', 'front-pid'], true) || $value === $option->getDefault()) {
                 continue;
@@ -174,11 +174,7 @@ final class RelayCommand extends Command
         if ($tcp !== null) {
             ListeningSockets::loopback($tcp); // a wrong address first: it matters more than the token
         }
-        $token = RelayToken::resolve(self::string($input, 'token'), self::string($input, 'token-file'), getenv());
-        if ($token->onCommandLine && $logger !== null) {
-            $logger->warning(RelayToken::deprecation());
-            self::hideToken();
-        }
+        $token = self::token($input, $logger);
         $sync = self::string($input, 'spool-sync');
         if (!\in_array($sync, ['full', 'normal'], true)) {
             throw new \InvalidArgumentException(\sprintf('--spool-sync must be "full" or "normal", got "%s".', $sync));
@@ -190,7 +186,7 @@ final class RelayCommand extends Command
             socketPath: $location->socket,
             spoolPath: $location->spool,
             tcpAddress: $tcp,
-            token: $token->value,
+            token: $token,
             cafile: self::string($input, 'cafile'),
             allowPrivateNetworks: (bool) $input->getOption('allow-private-networks'),
             allowedHosts: $hosts,
@@ -218,6 +214,18 @@ final class RelayCommand extends Command
             self::seconds($input, 'max-age', positive: true),
             self::number($input, 'max-attempts', 0),
         );
+    }
+
+    /** @param JsonLogger|null $logger the front's; null in the worker, which never sees the token */
+    private static function token(InputInterface $input, ?JsonLogger $logger): ?string
+    {
+        $token = RelayToken::resolve(self::string($input, 'token'), self::string($input, 'token-file'), getenv());
+        if ($token->onCommandLine && $logger !== null) {
+            $logger->warning(RelayToken::deprecation());
+            self::hideToken();
+        }
+
+        return $token->value;
     }
 
     /** `ps` shows the process title: from now on without the token (it showed until here). */

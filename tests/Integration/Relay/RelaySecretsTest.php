@@ -40,13 +40,15 @@ final class RelaySecretsTest extends TestCase
     public function testTheDeprecatedTokenOptionWarnsAndLeavesTheProcessTitle(): void
     {
         $port = FreePort::pick();
-        $relay = RelayProcess::start(['--allow-private-networks', "--tcp=127.0.0.1:$port", '--token=' . self::TOKEN]);
+        $relay = RelayProcess::start(['--allow-private-networks', "--tcp=127.0.0.1:$port", '--token', self::TOKEN, '--max-body=1000', '--allow-host=a.example', '--allow-host=b.example']);
         $worker = self::worker($relay->pid());
 
         self::assertStringContainsString('The --token option is deprecated', $relay->log());
         self::assertStringNotContainsString(self::TOKEN, self::proc($relay->pid(), 'cmdline'));
         self::assertStringContainsString('--token=[hidden]', self::proc($relay->pid(), 'cmdline'));
         self::assertStringNotContainsString(self::TOKEN, self::proc($worker, 'cmdline'));
+        // The worker's command line is rebuilt from the front's parsed options, not copied.
+        self::assertStringContainsString(' --allow-private-networks --allow-host=a.example --allow-host=b.example --max-body=1000 ', self::proc($worker, 'cmdline'));
         self::assertStringStartsWith('HTTP/1.1 202', self::tcpDispatch($port, self::TOKEN));
     }
 
