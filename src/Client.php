@@ -29,6 +29,7 @@ use WarmHttp\Relay\App\DeferredSends;
 use WarmHttp\Relay\App\Dispatcher;
 use WarmHttp\Relay\App\FallbackJournal;
 use WarmHttp\Relay\App\FallbackPolicy;
+use WarmHttp\Relay\App\SyncRedirects;
 use WarmHttp\Relay\App\SyncRoute;
 
 /**
@@ -169,6 +170,20 @@ final class Client implements ClientInterface, RequestFactoryInterface, StreamFa
     private function start(RequestInterface $request): Transfer
     {
         $request = $this->prepare($request);
+        $transfer = $this->launch($request);
+        if ($this->options->bool('follow_redirects') && $this->options->bool('relay_sync') && $this->options->relay() !== null) {
+            return SyncRedirects::follow($request, $transfer, function (RequestInterface $next): Transfer {
+                RequestGuard::check($next);
+
+                return $this->launch($next);
+            }, $this->options->int('max_redirects') ?? 5);
+        }
+
+        return $transfer;
+    }
+
+    private function launch(RequestInterface $request): Transfer
+    {
         $resendable = Psr7Exchange::isSafeToResend($request);
         $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), $resendable);
         $relay = $this->options->relay();

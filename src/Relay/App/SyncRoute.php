@@ -38,6 +38,9 @@ final class SyncRoute
             $curl[\CURLOPT_UNIX_SOCKET_PATH] = $relay->socketPath;
         }
         $curl[\CURLOPT_HTTP_VERSION] = \CURL_HTTP_VERSION_1_1;
+        // Curl would resolve a Location against the relay's URL and send the same target
+        // again: the Client follows redirects itself here (SyncRedirects).
+        $curl[\CURLOPT_FOLLOWLOCATION] = false;
         unset($curl[\CURLOPT_PIPEWAIT]);
         /** @var list<string> $given */
         $given = $curl[\CURLOPT_HTTPHEADER];
