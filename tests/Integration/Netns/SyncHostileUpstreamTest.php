@@ -69,6 +69,9 @@ final class SyncHostileUpstreamTest extends LoopbackOnlyTestCase
             'space-before-colon' => [["HTTP/1.1 200 OK\r\nTransfer-Encoding : chunked\r\nContent-Length: 5\r\n\r\nhello"], 'refused'],
             'nul-in-value' => [["HTTP/1.1 200 OK\r\nX-A: a\0b\r\nContent-Length: 5\r\n\r\nhello"], 'refused'],
             'status-600' => [["HTTP/1.1 600 OK\r\nContent-Length: 5\r\n\r\nhello"], 'refused'],
+            // libcurl 7.88 takes an unasked 101 as the final answer, its "body" running to the
+            // close: passed on, the caller would switch protocols on the relay's connection.
+            'switching-protocols' => [["HTTP/1.1 101 Switching Protocols\r\nUpgrade: evil\r\nConnection: Upgrade\r\n\r\n" . self::FORGED], 'refused'],
             'short-whole' => [["HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nhello"], 'refused'],
             // Announced 50, 5 came, then the close: the caller's connection must close too.
             'short-streamed' => [["HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nhel", 'lo'], 'closed'],
