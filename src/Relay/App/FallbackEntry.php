@@ -68,8 +68,8 @@ final readonly class FallbackEntry
     /** @throws \UnexpectedValueException a damaged or foreign file */
     public static function decode(string $bytes, int $attempts): self
     {
-        $lineEnd = strpos($bytes, "\n", \strlen(self::MAGIC));
-        if (!str_starts_with($bytes, self::MAGIC) || $lineEnd === false) {
+        $lineEnd = str_starts_with($bytes, self::MAGIC) ? strpos($bytes, "\n", \strlen(self::MAGIC)) : false;
+        if ($lineEnd === false) {
             throw new \UnexpectedValueException('not a fallback journal entry');
         }
         $meta = json_decode(substr($bytes, \strlen(self::MAGIC), $lineEnd - \strlen(self::MAGIC)), true);

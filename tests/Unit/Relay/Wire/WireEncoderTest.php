@@ -65,4 +65,28 @@ final class WireEncoderTest extends TestCase
         self::assertSame('https://a.example/p', $head->target);
         self::assertSame(['body', \strlen($wire)], RequestParser::body($wire, $head, 100));
     }
+
+    public function testTheClientsModeAndTokenAreTheOnlyRelayHeaders(): void
+    {
+        $request = new Request('GET', 'http://a.example/', ['X-WarmHttp-Mode' => 'async', 'x-warmhttp-token' => 'forged', 'X-WarmHttp-Anything' => '1', 'X-Kept' => 'yes']);
+
+        $wire = WireEncoder::encode($request, 'sync', 'real');
+
+        self::assertSame("GET http://a.example/ HTTP/1.1\r\nHost: a.example\r\nX-WarmHttp-Mode: sync\r\nX-WarmHttp-Token: real\r\nX-Kept: yes\r\nContent-Length: 0\r\n\r\n", $wire);
+    }
+
+    public function testTheHostHeaderCarriesNoUserInfo(): void
+    {
+        self::assertStringContainsString("\r\nHost: a.example:8080\r\n", WireEncoder::encode(new Request('GET', 'http://user:pw@a.example:8080/'), 'async', null));
+    }
+
+    public function testEncodesFromPartsAsFromARequest(): void
+    {
+        $request = new Request('POST', 'https://a.example:8443/p?q=1', ['X-A' => 'b', 'X-WarmHttp-Mode' => 'sync'], 'body');
+
+        self::assertSame(
+            WireEncoder::encode($request, 'async', 't'),
+            WireEncoder::encodeParts('POST', 'https://a.example:8443/p?q=1', [['X-A', 'b'], ['X-WarmHttp-Mode', 'sync']], 'body', 'async', 't'),
+        );
+    }
 }
