@@ -232,7 +232,7 @@ final class FallbackJournal
             return;
         }
         if (!is_dir($this->dir) && !@mkdir($this->dir, 0700, true) && !is_dir($this->dir)) {
-            throw new JournalUnwritable(\sprintf('cannot create the fallback journal directory %s: %s. Set the Client option "fallback_journal" to a directory this user may write.', $this->dir, error_get_last()['message'] ?? 'unknown error'));
+            throw new JournalUnwritable(\sprintf('cannot create the fallback journal directory %s: %s. Set the Client option "relay_fallback_dir" to a directory this user may write.', $this->dir, error_get_last()['message'] ?? 'unknown error'));
         }
         self::checkOwnership($this->dir);
         if ($this->dir === self::defaultDirectory()) {
@@ -245,11 +245,11 @@ final class FallbackJournal
     {
         $stat = @lstat($dir);
         if ($stat === false || ($stat['mode'] & 0170000) !== 0040000) {
-            throw new JournalUnwritable(\sprintf('the fallback journal directory %s is not a directory (a symlink?). Remove it, or set the Client option "fallback_journal".', $dir));
+            throw new JournalUnwritable(\sprintf('the fallback journal directory %s is not a directory (a symlink?). Remove it, or set the Client option "relay_fallback_dir".', $dir));
         }
         if ($stat['uid'] !== ProcessUser::id() || ($stat['mode'] & 0022) !== 0) {
             throw new JournalUnwritable(\sprintf(
-                'the fallback journal directory %s belongs to uid %d with mode %o; it must belong to this user (uid %d) and not be writable by others, or another user could read or plant requests. Remove it, or set the Client option "fallback_journal".',
+                'the fallback journal directory %s belongs to uid %d with mode %o; it must belong to this user (uid %d) and not be writable by others, or another user could read or plant requests. Remove it, or set the Client option "relay_fallback_dir".',
                 $dir,
                 $stat['uid'],
                 $stat['mode'] & 0777,

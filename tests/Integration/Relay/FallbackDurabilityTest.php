@@ -146,6 +146,42 @@ final class FallbackDurabilityTest extends TestCase
         $relay->remove();
     }
 
+    public function testARequestTheDestinationRefusesIsDeadLetteredLoudlyNotRetriedForever(): void
+    {
+        $origin = FlakyOrigin::start(400);
+        $logger = new MemoryLogger();
+        $client = new Client(['relay' => 'unix://' . $this->dir->path('no-relay.sock'), 'relay_allow_private_networks' => true, 'relay_fallback_dir' => $this->dir->path('journal'), 'logger' => $logger]);
+
+        $client->dispatch($client->createRequest('POST', $origin->url('/rejects')));
+        \WarmHttp\Pool::reset();
+
+        $dead = $logger->contexts('Deferred dispatch GAVE UP');
+        self::assertCount(1, $dead);
+        self::assertStringContainsString('HTTP 400', (string) ($dead[0]['outcome'] ?? '')); // @phpstan-ignore cast.string
+        self::assertSame([], glob($this->dir->path('journal') . '/*.req'));
+        self::assertCount(1, glob($this->dir->path('journal') . '/dead/*.req') ?: [], 'kept for an operator, with its reason');
+        \WarmHttp\Pool::reset();
+        self::assertCount(1, $origin->requests(), 'sent once');
+    }
+
+    public function testAnUnwritableJournalIsSaidLoudlyAndTheRequestStillGoesOutAtTheEndOfTheUnitOfWork(): void
+    {
+        $origin = FlakyOrigin::start(200);
+        file_put_contents($this->dir->path('a-file'), '');
+        $logger = new MemoryLogger();
+        $client = new Client(['relay' => 'unix://' . $this->dir->path('no-relay.sock'), 'relay_allow_private_networks' => true, 'relay_fallback_dir' => $this->dir->path('a-file/journal'), 'logger' => $logger]);
+
+        $client->dispatch($client->createRequest('POST', $origin->url('/in-memory')));
+
+        $error = $logger->contexts('Relay hand-off failed and the fallback journal could not be written');
+        self::assertCount(1, $error);
+        self::assertStringContainsString('relay_fallback_dir', (string) ($error[0]['journal_error'] ?? '')); // @phpstan-ignore cast.string
+        self::assertSame(1, DeferredSends::pending());
+        \WarmHttp\Pool::reset();
+        self::assertSame(0, DeferredSends::pending());
+        self::assertCount(1, $origin->requests());
+    }
+
     /**
      * Runs one app process to its end; $killed: it SIGKILLs itself after dispatching.
      *
