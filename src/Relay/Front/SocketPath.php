@@ -36,15 +36,21 @@ final readonly class SocketPath
     }
 
     /**
-     * Called right after bind: the path must now be a socket of ours, mode 0660.
+     * Called right after bind: the path must now be a socket of ours, mode 0660 (a default ACL
+     * on the directory can widen what the umask gave; safe to chmod: the path is ours, in a
+     * directory no one else may write).
      *
      * @throws \RuntimeException
      */
     public static function claim(string $path): self
     {
-        $stat = @lstat($path);
-        if ($stat === false || ($stat['mode'] & self::TYPE) !== self::SOCKET || $stat['uid'] !== self::euid() || ($stat['mode'] & 0o777) !== 0o660) {
-            throw new \RuntimeException(\sprintf('After binding %s, the path is not this relay\'s socket (mode 0660, owned by uid %d): %s. Something replaced it; check who else writes in %s.', $path, self::euid(), $stat === false ? 'it is gone' : \sprintf('mode %06o, uid %d', $stat['mode'], $stat['uid']), \dirname($path)));
+        $stat = self::ourSocket($path);
+        if (($stat['mode'] & 0o777) !== 0o660) {
+            @chmod($path, 0o660);
+            $stat = self::ourSocket($path);
+        }
+        if (($stat['mode'] & 0o777) !== 0o660) {
+            throw new \RuntimeException(\sprintf('The socket %s has mode %04o and cannot be made 0660: check the ACLs of %s (getfacl).', $path, $stat['mode'] & 0o7777, \dirname($path)));
         }
 
         return new self($path, $stat['dev'], $stat['ino']);
@@ -57,6 +63,26 @@ final readonly class SocketPath
         if ($stat !== false && $stat['dev'] === $this->device && $stat['ino'] === $this->inode) {
             @unlink($this->path);
         }
+    }
+
+    /**
+     * @return array{dev: int, ino: int, mode: int}
+     *
+     * @throws \RuntimeException when the path is not a socket of the relay's user
+     */
+    private static function ourSocket(string $path): array
+    {
+        $stat = @lstat($path);
+        if ($stat === false || ($stat['mode'] & self::TYPE) !== self::SOCKET || $stat['uid'] !== self::euid()) {
+            throw new \RuntimeException(\sprintf(
+                'After binding %s, the path is not this relay\'s socket (%s): something replaced it. Check who else writes in %s.',
+                $path,
+                $stat === false ? 'it is gone' : \sprintf('mode %06o, owner uid %d', $stat['mode'], $stat['uid']),
+                \dirname($path),
+            ));
+        }
+
+        return $stat;
     }
 
     /** Every existing component from / down to $dir, as lstat sees it (a symlink is checked, not followed). */
