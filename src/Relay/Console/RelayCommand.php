@@ -131,8 +131,9 @@ final class RelayCommand extends Command
     private static function checkBacklog(JsonLogger $logger): void
     {
         $max = @file_get_contents('/proc/sys/net/core/somaxconn');
-        if ($max !== false && (int) $max < ListeningSockets::BACKLOG) {
-            $logger->warning(\sprintf('net.core.somaxconn is %d: the kernel queues at most that many connections waiting for the relay (it asks for %d); callers past that fall back to sending themselves. Raise it: sysctl -w net.core.somaxconn=%d (and in /etc/sysctl.d/ to keep it).', (int) $max, ListeningSockets::BACKLOG, ListeningSockets::BACKLOG));
+        $warning = ListeningSockets::backlogWarning($max === false ? null : (int) $max);
+        if ($warning !== null) {
+            $logger->warning($warning);
         }
     }
 

@@ -73,6 +73,25 @@ final class ListeningSockets
         return \sprintf('tcp://%s:%s', $m[1] === 'localhost' ? '127.0.0.1' : $m[1], $m[2]);
     }
 
+    /**
+     * What to tell the operator when Linux would cap the backlog (net.core.somaxconn).
+     *
+     * @param int|null $somaxconn null: unknown (not Linux)
+     */
+    public static function backlogWarning(?int $somaxconn): ?string
+    {
+        if ($somaxconn === null || $somaxconn >= self::BACKLOG) {
+            return null;
+        }
+
+        return \sprintf(
+            'net.core.somaxconn is %d: the kernel queues at most that many callers waiting for the relay (it asks for %d); past that a dispatch falls back to sending the request itself. Raise it: sysctl -w net.core.somaxconn=%d (and in /etc/sysctl.d/ to keep it).',
+            $somaxconn,
+            self::BACKLOG,
+            self::BACKLOG,
+        );
+    }
+
     /** @return array<int, resource> */
     public function sockets(): array
     {

@@ -192,6 +192,14 @@ final class ListeningSocketsTest extends TestCase
         self::assertCount(200, $connected);
     }
 
+    public function testTheOperatorHearsWhenTheKernelWouldCapTheBacklog(): void
+    {
+        self::assertStringStartsWith('net.core.somaxconn is 128: the kernel queues at most that many callers', (string) ListeningSockets::backlogWarning(128));
+        self::assertStringContainsString('sysctl -w net.core.somaxconn=1024', (string) ListeningSockets::backlogWarning(128));
+        self::assertNull(ListeningSockets::backlogWarning(4096));
+        self::assertNull(ListeningSockets::backlogWarning(null));
+    }
+
     public function testANonLoopbackTcpAddressIsRefusedBeforeAnythingElse(): void
     {
         $this->expectException(\InvalidArgumentException::class);
