@@ -28,9 +28,15 @@ final class WireEncoder
             $body->rewind();
         }
         $content = $body->getContents();
-        $head = self::head($request->getMethod(), (string) $uri->withFragment(''), self::hostOf($uri->getHost(), $uri->getPort()), $mode, $token);
+        $port = $uri->getPort();
+        $head = \sprintf("%s %s HTTP/1.1\r\nHost: %s\r\nX-WarmHttp-Mode: %s\r\n", $request->getMethod(), $uri->withFragment(''), $port === null ? $uri->getHost() : $uri->getHost() . ':' . $port, $mode);
+        if ($token !== null) {
+            $head .= 'X-WarmHttp-Token: ' . $token . "\r\n";
+        }
         foreach ($request->getHeaders() as $name => $values) {
-            if (self::isControl((string) $name)) {
+            $lower = strtolower((string) $name);
+            // Inline, not isControl(): this loop is on the hand-off's hot path.
+            if (isset(self::REPLACED[$lower]) || strncmp($lower, 'x-warmhttp-', 11) === 0) {
                 continue;
             }
             foreach ($values as $value) {
