@@ -44,6 +44,9 @@ final class ZlibDecoder implements Decoder
         private readonly bool $strictEnd,
     ) {}
 
+    /** A copy would share the inflate context with the original and corrupt both. */
+    private function __clone() {}
+
     public static function gzip(): self
     {
         return new self('gzip', false, true);
