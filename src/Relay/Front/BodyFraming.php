@@ -138,6 +138,9 @@ final class BodyFraming
         if ($response->hasHeader('Transfer-Encoding')) {
             throw new UnframeableAnswer('the destination answered with both Transfer-Encoding and Content-Length');
         }
+        if (\count($values) === 1 && ctype_digit($values[0]) && \strlen($values[0]) <= 18) {
+            return (string) (int) $values[0]; // the usual single length: no list to split
+        }
         $length = null;
         foreach ($values as $value) {
             foreach (explode(',', $value) as $item) {

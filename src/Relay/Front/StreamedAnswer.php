@@ -19,7 +19,10 @@ use WarmHttp\Relay\Wire\WireResponse;
  * as they arrive, then its body as curl receives it. Nothing is held whole: while the caller's
  * socket is behind, body bytes wait in the transfer's buffer, and curl pauses the transfer
  * when that is full (BodyBuffer). A body already complete when the head arrives (most
- * answers) goes out in one write with its Content-Length.
+ * answers) goes out in one write with its Content-Length. A head whose framing is ambiguous is
+ * a 502 (BodyFraming); a body that ends before or runs past its announced length closes the
+ * caller's connection, which is never kept where caller and relay could disagree on where the
+ * next answer starts.
  *
  * @internal
  */
