@@ -41,4 +41,22 @@ final class ClientTest extends TestCase
 
         $client->withOptions(['timeout' => 5]);
     }
+
+    /**
+     * No relay: every dispatch() is the fallback, which applies the relay's default policy.
+     * An IP literal needs no DNS; the refusal comes before the journal is touched.
+     */
+    public function testDispatchRefusesALoopbackDestinationUnderTheRelaysDefaultPolicy(): void
+    {
+        $client = new Client(['relay_fallback_dir' => '/nonexistent/never-created']);
+
+        try {
+            $client->dispatch($client->createRequest('POST', 'http://127.0.0.1:9/hook'));
+            self::fail('Expected a RequestException');
+        } catch (\WarmHttp\Exception\RequestException $e) {
+            self::assertStringContainsString('"relay_allow_private_networks" => true', $e->getMessage());
+            self::assertStringContainsString('"relay_allowed_hosts" => ["127.0.0.1"]', $e->getMessage());
+        }
+        self::assertDirectoryDoesNotExist('/nonexistent/never-created');
+    }
 }
