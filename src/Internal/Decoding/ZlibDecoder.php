@@ -108,6 +108,7 @@ final class ZlibDecoder implements Decoder
     {
         \assert($this->context !== null);
         $readBefore = inflate_get_read_len($this->context);
+        error_clear_last(); // failed() reads zlib's reason from the warning
         $decoded = @inflate_add($this->context, $encoded, \ZLIB_SYNC_FLUSH);
         if ($decoded === false) {
             return $this->failed($encoded);
