@@ -95,7 +95,7 @@ final class DestinationGuardTest extends TestCase
     public function testCheckRefusesAPrivateLiteralAndNamesTheWayOut(): void
     {
         $this->expectException(RefusedDestination::class);
-        $this->expectExceptionMessage('Refused destination "169.254.169.254": it resolves to 169.254.169.254');
+        $this->expectExceptionMessage('Refused destination "169.254.169.254": it resolves to 169.254.169.254, and 169.254.169.254 is link-local (cloud metadata) (169.254.0.0/16)');
         $this->expectExceptionMessage('--allow-host=169.254.169.254 or --allow-private-networks');
 
         (new DestinationGuard(false, []))->check('169.254.169.254');
@@ -121,5 +121,59 @@ final class DestinationGuardTest extends TestCase
 
         $this->expectException(RefusedDestination::class);
         $guard->check('127.0.0.2');
+    }
+
+    /** @return iterable<string, array{string}> */
+    public static function gapsOnceJudgedPublic(): iterable
+    {
+        yield 'IPv4-compatible loopback' => ['[::7f00:1]'];
+        yield 'NAT64 local-use' => ['[64:ff9b:1::a00:1]'];
+        yield '6to4 of a private address' => ['[2002:a00:1::1]'];
+        yield 'SIIT' => ['[::ffff:0:7f00:1]'];
+        yield 'site-local' => ['[fec0::1]'];
+        yield 'an IPv6 address as PHP\'s URI parsers give it, unbracketed' => ['fec0::1'];
+    }
+
+    #[DataProvider('gapsOnceJudgedPublic')]
+    public function testCheckRefusesTheRangesPhpsFilterJudgedPublic(string $host): void
+    {
+        $this->expectException(RefusedDestination::class);
+
+        (new DestinationGuard(false, []))->check($host);
+    }
+
+    /** @return iterable<string, array{string, string}> */
+    public static function notNames(): iterable
+    {
+        yield 'hex IPv4' => ['0x7f.1', 'write it as 127.0.0.1'];
+        yield 'final dot' => ['localhost.', 'write it as "localhost"'];
+        yield 'percent-encoded' => ['%6cocalhost', 'write it as "localhost"'];
+        yield 'zone id' => ['[fe80::1%25eth0]', 'zone id'];
+    }
+
+    /** No resolver is asked: each is refused by its spelling, before any lookup. */
+    #[DataProvider('notNames')]
+    public function testCheckRefusesWhatIsNoNameEvenWhenCalledWithoutTarget(string $host, string $message): void
+    {
+        $this->expectException(RefusedDestination::class);
+        $this->expectExceptionMessage($message);
+
+        (new DestinationGuard(true, []))->check($host);
+    }
+
+    public function testAnAllowedHostIsComparedInItsCanonicalSpelling(): void
+    {
+        $guard = new DestinationGuard(false, ['[::FFFF:7F00:1]', '127.0.0.1']);
+
+        self::assertSame('::ffff:127.0.0.1', $guard->check('[::ffff:127.0.0.1]'));
+        self::assertSame('127.0.0.1', $guard->check('127.0.0.1'));
+    }
+
+    public function testAnAllowedHostThatIsNoHostFailsAtStart(): void
+    {
+        $this->expectException(\InvalidArgumentException::class);
+        $this->expectExceptionMessage('--allow-host=0x7f.1: ');
+
+        new DestinationGuard(false, ['0x7f.1']);
     }
 }

@@ -74,4 +74,19 @@ final class UpstreamOptionsTest extends TestCase
         self::assertSame(5000, $curl[\CURLOPT_TIMEOUT_MS]);
         self::assertSame(\CURL_HTTP_VERSION_1_1, $curl[\CURLOPT_HTTP_VERSION]);
     }
+
+    public function testEveryNameAndPortConnectsToTheCheckedAddress(): void
+    {
+        $v4 = UpstreamOptions::pinned([\CURLOPT_URL => 'http://a.test:8080/'], '203.0.113.7', 8080);
+        $v6 = UpstreamOptions::pinned([], '2001:db8::7', 443);
+
+        self::assertSame(['::203.0.113.7:8080'], $v4[\CURLOPT_CONNECT_TO], 'an empty host and port match whatever name curl derives from the URL');
+        self::assertSame(['::[2001:db8::7]:443'], $v6[\CURLOPT_CONNECT_TO]);
+        self::assertArrayNotHasKey(\CURLOPT_RESOLVE, $v4, 'RESOLVE pinned one spelling only');
+    }
+
+    public function testTheRelayNeverGoesThroughAProxyWhateverTheEnvironmentSays(): void
+    {
+        self::assertSame([\CURLOPT_PROXY => '', \CURLOPT_NOPROXY => '*'], UpstreamOptions::direct());
+    }
 }
