@@ -33,6 +33,9 @@ final class FallbackJournal
 
     private const MARKER = 'next-scan';
 
+    /** An append takes milliseconds: a temp file this old belongs to a process that died. */
+    private const STALE_TEMP_SECONDS = 3600;
+
     /** The soonest retry seen by the last scan, for the marker. */
     private float $soonest = \INF;
 
@@ -100,6 +103,7 @@ final class FallbackJournal
         $due = [];
         foreach (scandir($this->dir) ?: [] as $name) {
             if (preg_match(self::NAME, $name, $m) !== 1) {
+                $this->sweep($name, $now);
                 continue;
             }
             if (\count($due) < $limit && ((int) $m[4] <= $now || (int) $m[4] > $now + $maxDelay)) {
@@ -164,6 +168,15 @@ final class FallbackJournal
         $this->moveToDead($lease->name, $reason);
         --$this->entries;
         $lease->release();
+    }
+
+    /** A temp file an append left when its process died between open and rename: never an entry. */
+    private function sweep(string $name, float $now): void
+    {
+        $path = $this->dir . '/' . $name;
+        if (str_starts_with($name, '.tmp-') && (int) @filemtime($path) < $now - self::STALE_TEMP_SECONDS) {
+            @unlink($path);
+        }
     }
 
     public static function attemptsOf(string $name): int

@@ -114,6 +114,18 @@ final class FallbackJournalTest extends TestCase
         self::assertStringContainsString('not a fallback journal entry', (string) file_get_contents($this->tmp->path('j/dead/' . $name . '.reason')));
     }
 
+    public function testATempFileLeftByADeadAppendIsSweptOnceStale(): void
+    {
+        $journal = new FallbackJournal($this->tmp->path('j'));
+        $journal->append($this->entry());
+        touch($this->tmp->path('j/.tmp-fresh.req'));
+        touch($this->tmp->path('j/.tmp-old.req'), time() - 7200);
+
+        self::assertCount(1, $journal->due(microtime(true), 300, 10));
+        self::assertFileExists($this->tmp->path('j/.tmp-fresh.req'), 'may be an append in progress');
+        self::assertFileDoesNotExist($this->tmp->path('j/.tmp-old.req'));
+    }
+
     public function testADirectoryOthersMayWriteIsRefused(): void
     {
         mkdir($this->tmp->path('open'));
