@@ -98,6 +98,28 @@ final class RelayGuardTest extends TestCase
         $relay->remove();
     }
 
+    /**
+     * The pin (CURLOPT_CONNECT_TO) changes where curl connects, not whom it talks to: TLS sends
+     * the URL's host as SNI and verifies the certificate against it, over HTTP/2 and 1.1, in
+     * sync mode and for deliveries.
+     */
+    public function testTlsThroughThePinVerifiesTheNameInTheUrl(): void
+    {
+        $rig = Rig::shared();
+        $relay = RelayProcess::start(['--allow-host=localhost', '--cafile=' . $rig->caFile()]);
+        try {
+            foreach (['h2' => $rig->nginx()->h2Port(), 'h1' => $rig->nginx()->h1TlsPort()] as $listener => $port) {
+                $sync = $relay->raw("GET https://localhost:$port/fast?pin=$listener HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\n\r\n");
+                self::assertStringStartsWith('HTTP/1.1 200 ', $sync, $listener);
+                $async = $relay->raw("POST https://localhost:$port/echo-body?pin=$listener HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
+                self::assertStringStartsWith('HTTP/1.1 202 ', $async, $listener);
+                self::assertSame(1, $rig->nginx()->awaitRequests(1, "/echo-body?pin=$listener", 10.0), $listener);
+            }
+        } finally {
+            $relay->remove();
+        }
+    }
+
     public function testHopByHopAndRelayHeadersAreNotForwarded(): void
     {
         $nginx = Rig::shared()->nginx();
