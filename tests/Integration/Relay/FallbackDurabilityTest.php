@@ -79,6 +79,26 @@ final class FallbackDurabilityTest extends TestCase
         $relay->remove();
     }
 
+    public function testANameIsClassifiedByWhatItResolvesToAndAnAllowedHostIsSentPinned(): void
+    {
+        $origin = FlakyOrigin::start(200);
+        $named = str_replace('127.0.0.1', 'localhost', $origin->url('/named'));
+        $down = 'unix://' . $this->dir->path('no-relay.sock');
+        $strict = new Client(['relay' => $down, 'relay_fallback_dir' => $this->dir->path('journal'), 'logger' => new MemoryLogger()]);
+        try {
+            $strict->dispatch($strict->createRequest('POST', $named));
+            self::fail('localhost resolves to loopback: refused');
+        } catch (RequestException $e) {
+            self::assertStringContainsString('"relay_allowed_hosts" => ["localhost"]', $e->getMessage());
+        }
+
+        $allowed = new Client(['relay' => $down, 'relay_allowed_hosts' => ['localhost'], 'relay_fallback_dir' => $this->dir->path('journal'), 'logger' => new MemoryLogger()]);
+        $allowed->dispatch($allowed->createRequest('POST', $named));
+        \WarmHttp\Pool::reset();
+
+        self::assertSame(['/named'], array_column($origin->requests(), 'uri'), 'only the allowed one, once');
+    }
+
     public function testAJournaledRequestOutlivesItsProcessAndAnotherProcessDeliversIt(): void
     {
         $origin = FlakyOrigin::start(503);
