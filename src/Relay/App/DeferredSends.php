@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Relay\App;
 
 use Psr\Log\LoggerInterface;
+use WarmHttp\Relay\Worker\Decision;
 use WarmHttp\Relay\Worker\Verdict;
 
 /**
@@ -75,7 +76,7 @@ final class DeferredSends
             self::sendFromMemory();
             $now = microtime(true);
             foreach (self::$journals as $dir => [$journal, $logger]) {
-                if (isset(self::$dirty[$dir]) || $journal->needsScan($now, self::sender()->longestDelay())) {
+                if (isset(self::$dirty[$dir]) || $journal->needsScan($now, FallbackSender::CAP_SECONDS)) {
                     unset(self::$dirty[$dir]);
                     self::sendFromJournal($journal, $logger);
                 }
@@ -114,7 +115,7 @@ final class DeferredSends
     private static function sendFromJournal(FallbackJournal $journal, LoggerInterface $logger): void
     {
         try {
-            $names = $journal->due(microtime(true), self::sender()->longestDelay(), self::BATCH);
+            $names = $journal->due(microtime(true), FallbackSender::CAP_SECONDS, self::BATCH);
         } catch (JournalUnwritable $e) {
             $logger->error('The fallback journal cannot be read: ' . $e->getMessage());
 
@@ -137,7 +138,7 @@ final class DeferredSends
         $journal->scanned(microtime(true));
     }
 
-    private static function record(FallbackJournal $journal, FallbackLease $lease, \WarmHttp\Relay\Worker\Decision $decision, LoggerInterface $logger): void
+    private static function record(FallbackJournal $journal, FallbackLease $lease, Decision $decision, LoggerInterface $logger): void
     {
         $attempts = $lease->entry->request->attempts + 1;
         $context = self::context($lease->entry) + ['attempts' => $attempts, 'outcome' => $decision->reason, 'entry' => $lease->name];

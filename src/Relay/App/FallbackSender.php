@@ -31,6 +31,9 @@ final class FallbackSender
 
     public const MAX_AGE_SECONDS = 86400.0;
 
+    /** The longest backoff between two attempts. */
+    public const CAP_SECONDS = 300.0;
+
     private readonly RetryPolicy $policy;
 
     /** @var array<string, Upstream> policy key => its outbound path, with the guard's DNS cache */
@@ -41,12 +44,7 @@ final class FallbackSender
 
     public function __construct()
     {
-        $this->policy = new RetryPolicy(1.0, 300.0, self::MAX_AGE_SECONDS, self::MAX_ATTEMPTS);
-    }
-
-    public function longestDelay(): float
-    {
-        return $this->policy->capSeconds;
+        $this->policy = new RetryPolicy(1.0, self::CAP_SECONDS, self::MAX_AGE_SECONDS, self::MAX_ATTEMPTS);
     }
 
     /**
