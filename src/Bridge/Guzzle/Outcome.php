@@ -11,8 +11,8 @@ use Psr\Http\Message\ResponseInterface;
 
 /**
  * Turns what the pool settled with into what Guzzle's CurlHandler would have resolved or
- * rejected with, running the per-request hooks in its order: body (decode, sink), on_headers,
- * on_stats.
+ * rejected with, running the per-request hooks in its order: head (decoding headers),
+ * on_headers, body (decode, sink), on_stats.
  *
  * @internal
  */
@@ -24,21 +24,9 @@ final class Outcome
         if ($outcome instanceof ClientExceptionInterface) {
             return self::failed($request, $options, $started, ErrorMap::toGuzzle($outcome, $request));
         }
-        try {
-            $response = ResponseBody::finish($request, $outcome, $options);
-        } catch (GuzzleRequestException $e) {
-            return self::failed($request, $options, $started, $e);
-        } catch (\Throwable $e) {
-            return self::failed($request, $options, $started, new GuzzleRequestException('Could not write the response body to the "sink" option: ' . $e->getMessage(), $request, $outcome, $e));
-        }
-        $onHeaders = $options['on_headers'] ?? null;
-        if (\is_callable($onHeaders)) {
-            try {
-                $onHeaders($response);
-            } catch (\Throwable $e) {
-                // Guzzle's own wording, so code matching on it keeps working.
-                return self::failed($request, $options, $started, new GuzzleRequestException('An error was encountered during the on_headers event', $request, $response, $e));
-            }
+        $response = self::body($request, $options, $outcome);
+        if ($response instanceof \Throwable) {
+            return self::failed($request, $options, $started, $response);
         }
         try {
             StatsReport::success($request, $response, $options, $started);
@@ -47,6 +35,44 @@ final class Outcome
         }
 
         return $response;
+    }
+
+    /**
+     * Head, on_headers, then body, as Guzzle's CurlHandler: on_headers sees the final headers
+     * and an empty sink, and when it throws nothing is decoded or written.
+     *
+     * @param array<string, mixed> $options
+     */
+    private static function body(RequestInterface $request, array $options, ResponseInterface $received): ResponseInterface|\Throwable
+    {
+        try {
+            $body = ResponseBody::receive($request, $received, $options);
+        } catch (GuzzleRequestException $e) {
+            return $e;
+        } catch (\Throwable $e) {
+            return self::sinkFailed($request, $received, $e);
+        }
+        $onHeaders = $options['on_headers'] ?? null;
+        if (\is_callable($onHeaders)) {
+            try {
+                $onHeaders($body->head());
+            } catch (\Throwable $e) {
+                // Guzzle's own wording, so code matching on it keeps working.
+                return new GuzzleRequestException('An error was encountered during the on_headers event', $request, $body->head(), $e);
+            }
+        }
+        try {
+            return $body->write();
+        } catch (GuzzleRequestException $e) {
+            return $e;
+        } catch (\Throwable $e) {
+            return self::sinkFailed($request, $body->head(), $e);
+        }
+    }
+
+    private static function sinkFailed(RequestInterface $request, ResponseInterface $response, \Throwable $e): GuzzleRequestException
+    {
+        return new GuzzleRequestException('Could not write the response body to the "sink" option: ' . $e->getMessage(), $request, $response, $e);
     }
 
     /** @param array<string, mixed> $options */

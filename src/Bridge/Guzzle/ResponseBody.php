@@ -16,7 +16,9 @@ use WarmHttp\Internal\Decoding\DecodingStream;
 
 /**
  * The `decode_content`, `sink` and `stream` request options, applied to a received response
- * the way Guzzle's default handlers apply them during a transfer.
+ * in the two steps Guzzle's CurlHandler takes during a transfer: the head (headers rewritten
+ * for decoding, the body pointed at the still empty sink: what `on_headers` sees), then the body
+ * written into the sink.
  *
  * Decoding never holds a decoded body whole in memory: the encoded bytes go through the
  * decoder a slice at a time into the sink (php://temp when none is given, as with Guzzle, so
@@ -28,38 +30,64 @@ final class ResponseBody
 {
     private const CHUNK_BYTES = 65536;
 
+    private function __construct(
+        private readonly RequestInterface $request,
+        private readonly ResponseInterface $head,
+        private readonly StreamInterface $received,
+        private readonly ?StreamInterface $sink,
+        private readonly ?Decoder $decoder,
+    ) {}
+
     /**
      * @param array<string, mixed> $options
      *
-     * @throws GuzzleRequestException the body is not in the coding it announced (as Guzzle's "cURL error 61")
+     * @throws GuzzleRequestException more stacked codings than libcurl accepts (as Guzzle's "cURL error 61")
      */
-    public static function finish(RequestInterface $request, ResponseInterface $response, array $options): ResponseInterface
+    public static function receive(RequestInterface $request, ResponseInterface $response, array $options): self
     {
         $decode = ContentDecoding::enabled($options);
         if (($options['stream'] ?? false) === true) {
             // Guzzle's StreamHandler hands the live stream over and ignores `sink`.
-            return $decode ? ContentDecoding::streamed($response) : $response;
+            return new self($request, $decode ? ContentDecoding::streamed($response) : $response, $response->getBody(), null, null);
         }
         $sink = isset($options['sink']) ? self::sink($options['sink']) : null;
-        if ($decode && $response->hasHeader('Content-Encoding')) {
-            return self::decodeInto($request, $response, $sink ?? self::temporary());
+        if (!$decode || !$response->hasHeader('Content-Encoding')) {
+            // Without a sink, the hot path: the pool's in-memory body, no stream opened.
+            return new self($request, $response, $response->getBody(), $sink, null);
         }
-        if ($sink === null) {
-            return $response; // the hot path: the pool's in-memory body, no stream opened
-        }
-
-        return $response->withBody(self::copyTo($response->getBody(), $sink, null));
-    }
-
-    private static function decodeInto(RequestInterface $request, ResponseInterface $response, StreamInterface $sink): ResponseInterface
-    {
+        $sink ??= self::temporary();
         try {
-            [$response, $decoder] = ContentDecoding::buffered($response, (int) $sink->getSize());
-
-            return $response->withBody(self::copyTo($response->getBody(), $sink, $decoder));
+            [$head, $decoder] = ContentDecoding::buffered($response, (int) $sink->getSize());
         } catch (DecodingFailed $e) {
             throw ErrorMap::decoding($e, $request, $response);
         }
+
+        return new self($request, $head, $response->getBody(), $sink, $decoder);
+    }
+
+    /** The response as `on_headers` sees it: final headers, the body not written yet. */
+    public function head(): ResponseInterface
+    {
+        return $this->sink === null ? $this->head : $this->head->withBody($this->sink);
+    }
+
+    /**
+     * The response with its body in place.
+     *
+     * @throws GuzzleRequestException the body is not in the coding it announced (as Guzzle's "cURL error 61" or "23")
+     */
+    public function write(): ResponseInterface
+    {
+        if ($this->sink === null) {
+            return $this->head;
+        }
+        try {
+            self::copy($this->received, $this->sink, $this->decoder);
+        } catch (DecodingFailed $e) {
+            throw ErrorMap::decoding($e, $this->request, $this->head());
+        }
+
+        return $this->head();
     }
 
     private static function temporary(): StreamInterface
@@ -80,7 +108,7 @@ final class ResponseBody
         return new LazyOpenStream($sink, 'w+');
     }
 
-    private static function copyTo(StreamInterface $body, StreamInterface $sink, ?Decoder $decoder): StreamInterface
+    private static function copy(StreamInterface $body, StreamInterface $sink, ?Decoder $decoder): void
     {
         if ($body->isSeekable()) {
             $body->rewind();
@@ -100,7 +128,5 @@ final class ResponseBody
         if ($sink->isSeekable()) {
             $sink->rewind();
         }
-
-        return $sink;
     }
 }

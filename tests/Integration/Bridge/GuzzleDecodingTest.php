@@ -9,6 +9,7 @@ use GuzzleHttp\Exception\RequestException;
 use GuzzleHttp\HandlerStack;
 use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
+use Psr\Http\Message\ResponseInterface;
 use Symfony\Component\Process\Process;
 use WarmHttp\Bridge\Guzzle\Handler;
 use WarmHttp\Rig\TempDir;
@@ -97,6 +98,40 @@ final class GuzzleDecodingTest extends TestCase
         // Not decoding, or streaming (Guzzle's StreamHandler passes br through): the header goes as given.
         self::assertSame('gzip, br', (string) self::bridged()->get($url, ['headers' => ['Accept-Encoding' => 'gzip, br'], 'decode_content' => false])->getBody());
         self::assertSame('gzip, br', (string) self::bridged()->get($url, ['headers' => ['Accept-Encoding' => 'gzip, br'], 'stream' => true])->getBody());
+    }
+
+    public function testOnHeadersSeesTheDecodingHeadersBeforeAnyBodyAsWithGuzzle(): void
+    {
+        /** @return array{array<string, array<string>>, ?int} */
+        $observe = static function (GuzzleClient $client): array {
+            $seen = [[], null];
+            $client->get(self::origin()->url('/encoded/gzip'), ['on_headers' => static function (ResponseInterface $response) use (&$seen): void {
+                $seen = [$response->getHeaders(), $response->getBody()->getSize()];
+            }]);
+
+            return $seen;
+        };
+        $seen = $observe(self::bridged());
+
+        self::assertSame($observe(new GuzzleClient()), $seen);
+        self::assertArrayHasKey('x-encoded-content-encoding', $seen[0]);
+    }
+
+    public function testAThrowingOnHeadersLeavesTheSinkEmptyAsWithGuzzle(): void
+    {
+        foreach (['guzzle' => new GuzzleClient(), 'bridge' => self::bridged()] as $name => $client) {
+            $sink = self::$dir?->path("sink-$name") ?? '';
+            try {
+                $client->get(self::origin()->url('/encoded/gzip'), ['sink' => $sink, 'on_headers' => static function (): void {
+                    throw new \RuntimeException('not this one');
+                }]);
+                self::fail("$name: the request did not fail");
+            } catch (RequestException $e) {
+                self::assertSame('An error was encountered during the on_headers event', $e->getMessage(), $name);
+            }
+            clearstatcache();
+            self::assertSame(0, @filesize($sink) ?: 0, "$name: nothing decoded into the sink");
+        }
     }
 
     public function testGzipBombIsDecodedInBoundedMemoryIntoATemporaryFile(): void
