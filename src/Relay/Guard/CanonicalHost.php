@@ -19,7 +19,13 @@ final class CanonicalHost
     private const MAX_NAME = 253;
 
     /** A lower-case LDH label (RFC 1123): letters, digits, inner hyphens, 1 to 63 characters. */
-    private const LABEL = '/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/';
+    private const LABEL = '/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/D';
+
+    /**
+     * The common case in one match, before any other check: LDH labels, the last one starting
+     * with a letter (so no number: every real TLD), or a dotted-quad IPv4 address.
+     */
+    private const PLAIN = '/^(?:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?|(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))$/D';
 
     /**
      * @param string $host as it appears in the URI's authority (brackets around IPv6)
@@ -28,6 +34,10 @@ final class CanonicalHost
      */
     public static function of(string $host): string
     {
+        if (\strlen($host) <= self::MAX_NAME && preg_match(self::PLAIN, $host) === 1) {
+            return $host;
+        }
+
         return match (true) {
             $host === '' => throw new \InvalidArgumentException('The target names no host.'),
             $host[0] === '[' => self::ipv6($host),

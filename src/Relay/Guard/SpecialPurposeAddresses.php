@@ -72,8 +72,11 @@ final class SpecialPurposeAddresses
     /** All global unicast IPv6 is allocated from here; the rest is reserved by IANA. */
     private const IPV6_GLOBAL_UNICAST = '2000::/3';
 
-    /** @var array<string, array{string, int}>|null CIDR => packed network, prefix bits */
-    private static ?array $networks = null;
+    /** @var list<array{int, int, string}>|null network, mask, what it is: IPV4 as integers */
+    private static ?array $v4 = null;
+
+    /** @var array<string, array{string, int}> CIDR => packed network, prefix bits */
+    private static array $networks = [];
 
     /**
      * @return string|null null when the address is a globally reachable destination, else what
@@ -95,15 +98,33 @@ final class SpecialPurposeAddresses
         return self::classify($address) === null;
     }
 
+    /**
+     * Integer masks, built once per process from the readable table: the guard runs on every
+     * request, and byte-wise matching of 19 ranges took 3 of its 5 microseconds.
+     */
     private static function classifyV4(string $binary): ?string
     {
-        foreach (self::IPV4 as [$cidr, $what]) {
-            if (self::contains($cidr, $binary)) {
-                return \sprintf('%s is %s (%s)', inet_ntop($binary), $what, $cidr);
+        $address = (\ord($binary[0]) << 24) | (\ord($binary[1]) << 16) | (\ord($binary[2]) << 8) | \ord($binary[3]);
+        foreach (self::$v4 ??= self::compileV4() as [$network, $mask, $what]) {
+            if (($address & $mask) === $network) {
+                return \sprintf('%s is %s', inet_ntop($binary), $what);
             }
         }
 
         return null;
+    }
+
+    /** @return list<array{int, int, string}> */
+    private static function compileV4(): array
+    {
+        $compiled = [];
+        foreach (self::IPV4 as [$cidr, $what]) {
+            [$network, $bits] = explode('/', $cidr);
+            $mask = (0xFFFFFFFF << (32 - (int) $bits)) & 0xFFFFFFFF;
+            $compiled[] = [(int) ip2long($network) & $mask, $mask, \sprintf('%s (%s)', $what, $cidr)];
+        }
+
+        return $compiled;
     }
 
     private static function classifyV6(string $binary): ?string

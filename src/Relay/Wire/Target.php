@@ -30,7 +30,10 @@ final readonly class Target
     /** @throws \InvalidArgumentException naming what is wrong with the target */
     public static function parse(string $target): self
     {
-        if (preg_match('/^([a-z][a-z0-9+.-]*):\/\/([^\/?#]*)([^#]*)/i', $target, $m) !== 1) {
+        // One match for the whole target; no space or control character anywhere (checked below
+        // when it fails, to say why).
+        if (preg_match('/^([a-z][a-z0-9+.-]*):\/\/([^\/?#\x00-\x20\x7f]*)([^#\x00-\x20\x7f]*)(?:#[^\x00-\x20\x7f]*)?$/Di', $target, $m) !== 1) {
+            self::refuseControls($target);
             throw new \InvalidArgumentException(preg_match('/^([a-z][a-z0-9+.-]*):/i', $target, $s) === 1 && !\in_array(strtolower($s[1]), ['http', 'https'], true)
                 ? self::unsupported($s[1], $target)
                 : \sprintf('The target "%s" is not a valid absolute URI (scheme://host/path).', self::shown($target)));
@@ -39,9 +42,6 @@ final readonly class Target
         $scheme = strtolower($scheme);
         if ($scheme !== 'http' && $scheme !== 'https') {
             throw new \InvalidArgumentException(self::unsupported($scheme, $target));
-        }
-        if (preg_match('/[\x00-\x20\x7f]/', $target) === 1) {
-            throw new \InvalidArgumentException(\sprintf('The target "%s" contains a space or control character: percent-encode it.', self::shown($target)));
         }
         [$userinfo, $host, $port] = self::authority($authority, $target);
         if ($host === '') {
@@ -99,6 +99,14 @@ final readonly class Target
         }
 
         return (int) $port;
+    }
+
+    /** @throws \InvalidArgumentException when the target holds a space or control character */
+    private static function refuseControls(string $target): void
+    {
+        if (preg_match('/[\x00-\x20\x7f]/', $target) === 1) {
+            throw new \InvalidArgumentException(\sprintf('The target "%s" contains a space or control character: percent-encode it.', self::shown($target)));
+        }
     }
 
     private static function unsupported(string $scheme, string $target): string
