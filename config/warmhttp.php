@@ -32,5 +32,12 @@ return [
         'relay_token' => env('WARMHTTP_RELAY_TOKEN'),
         // true: every Http request goes through the relay's warm connections (for PHP-FPM).
         'relay_sync' => (bool) env('WARMHTTP_RELAY_SYNC', false),
+        // When the relay cannot take a dispatch(), the app sends it itself under the relay's
+        // default destination policy (public addresses only): mirror the relay's
+        // --allow-private-networks and --allow-host here (hosts comma-separated).
+        'relay_allow_private_networks' => (bool) env('WARMHTTP_RELAY_ALLOW_PRIVATE_NETWORKS', false),
+        'relay_allowed_hosts' => array_values(array_filter(array_map('trim', explode(',', (string) env('WARMHTTP_RELAY_ALLOWED_HOSTS', ''))))),
+        // Where such fallbacks are journaled until sent (null: <temp dir>/warmhttp-<uid>/fallback).
+        'relay_fallback_dir' => env('WARMHTTP_RELAY_FALLBACK_DIR'),
     ],
 ];
