@@ -12,6 +12,8 @@ final class RelayFrontCaller
 {
     private string $buffer = '';
 
+    private bool $eof = false;
+
     /** @param resource $socket */
     private function __construct(private readonly mixed $socket) {}
 
@@ -71,19 +73,11 @@ final class RelayFrontCaller
     public function closedWithin(float $timeout): bool
     {
         $deadline = microtime(true) + $timeout;
-        while (microtime(true) < $deadline) {
-            $read = [$this->socket];
-            $write = $except = null;
-            if (@stream_select($read, $write, $except, 0, 50_000) > 0) {
-                $bytes = @fread($this->socket, 65536);
-                if ($bytes === false || ($bytes === '' && feof($this->socket))) {
-                    return true;
-                }
-                $this->buffer .= $bytes;
-            }
+        while ($this->fill($deadline)) {
+            // what it still sends before closing is kept for answer()
         }
 
-        return false;
+        return $this->eof;
     }
 
     public function close(): void
@@ -93,24 +87,28 @@ final class RelayFrontCaller
         }
     }
 
+    /**
+     * Reads what comes before $deadline; false on EOF or timeout. Blocking reads with a timeout,
+     * not stream_select: a test holding a thousand connections has descriptors past FD_SETSIZE.
+     */
     private function fill(float $deadline): bool
     {
-        stream_set_blocking($this->socket, false);
-        while (microtime(true) < $deadline) {
-            $read = [$this->socket];
-            $write = $except = null;
-            if (@stream_select($read, $write, $except, 0, 50_000) > 0) {
-                $bytes = @fread($this->socket, 65536);
-                if ($bytes === false || ($bytes === '' && feof($this->socket))) {
-                    return false;
-                }
-                $this->buffer .= $bytes;
-
-                return true;
-            }
+        $left = $deadline - microtime(true);
+        if ($left <= 0 || $this->eof) {
+            return false;
         }
+        stream_set_blocking($this->socket, true);
+        stream_set_timeout($this->socket, (int) $left, (int) (($left - (int) $left) * 1e6));
+        $bytes = @fread($this->socket, 65536);
+        if ($bytes === false || $bytes === '') {
+            // A timed-out read may also give false: only feof() tells the end.
+            $this->eof = feof($this->socket) && !stream_get_meta_data($this->socket)['timed_out'];
 
-        return false;
+            return false;
+        }
+        $this->buffer .= $bytes;
+
+        return true;
     }
 
     private static function answerLength(string $buffer): ?int

@@ -1,0 +1,156 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Integration\Relay;
+
+use PHPUnit\Framework\TestCase;
+
+/**
+ * One bad caller (or a thousand) against a real relay: the front's CPU and memory stay bounded
+ * and the other callers keep being served. Destinations are loopback only: localhost (from
+ * /etc/hosts, allowed) on a closed port, or 127.0.0.1 (refused by the guard).
+ */
+final class RelayFloodTest extends TestCase
+{
+    private const DISPATCH = "POST http://localhost:1/flood HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi";
+
+    public function testAMegabyteInOneByteChunksCostsLinearTimeAndOtherCallersKeepTheirPace(): void
+    {
+        $relay = RelayProcess::start(['--allow-host=localhost']);
+        $attacker = RelayFrontCaller::connect($relay->address());
+        $other = RelayFrontCaller::connect($relay->address());
+        $cpuBefore = self::cpuSeconds($relay->pid());
+        $attacker->send("POST http://localhost:1/chunks HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n");
+        $latencies = [];
+        // 1 MiB of 1-byte chunks is 6 MiB on the wire: 96 writes of 64 KiB, a dispatch between.
+        $slice = str_repeat("1\r\nx\r\n", intdiv(65536, 6));
+        for ($sent = 0; $sent < 1 << 20; $sent += \strlen($slice) / 6) {
+            $attacker->send($slice, 20.0);
+            $started = hrtime(true);
+            $other->send(self::DISPATCH);
+            self::assertStringStartsWith('HTTP/1.1 202 ', $other->answer(20.0));
+            $latencies[] = (hrtime(true) - $started) / 1e6;
+        }
+        $attacker->send("0\r\n\r\n");
+        $answer = $attacker->answer(20.0);
+        $cpu = self::cpuSeconds($relay->pid()) - $cpuBefore;
+        sort($latencies);
+
+        self::assertStringStartsWith('HTTP/1.1 202 ', $answer);
+        self::assertLessThan(3.0, $cpu, "front CPU for 1 MiB in 1-byte chunks (it was 72 s): {$cpu} s");
+        self::assertLessThan(50.0, $latencies[intdiv(\count($latencies), 2)], 'the other caller\'s median dispatch, ms (it was 400)');
+        $relay->remove();
+    }
+
+    public function testAThousandIdleConnectionsAreTurnedAwayWithoutSpinningAndTheServedCallerStaysServed(): void
+    {
+        $relay = RelayProcess::start();
+        $served = RelayFrontCaller::connect($relay->address());
+        $served->send("GET /healthz HTTP/1.1\r\n\r\n");
+        self::assertStringStartsWith('HTTP/1.1 200 ', $served->answer());
+        $idle = [];
+        for ($i = 0; $i < 1100; ++$i) {
+            $idle[] = RelayFrontCaller::connect($relay->address(), 5.0);
+        }
+        $turnedAway = 0;
+        foreach ($idle as $caller) {
+            $answer = $caller->answer(0.05);
+            $turnedAway += str_starts_with($answer, 'HTTP/1.1 503 ') && str_contains($answer, 'connections open') ? 1 : 0;
+        }
+        $cpuBefore = self::cpuSeconds($relay->pid());
+        usleep(2_000_000);
+        $cpu = self::cpuSeconds($relay->pid()) - $cpuBefore;
+
+        self::assertGreaterThanOrEqual(1100 - 400, $turnedAway, 'past the cap, callers are told 503');
+        self::assertLessThan(0.5, $cpu, 'the front does not spin with its connections at the cap (it spun at 100%)');
+        $served->send("GET /healthz HTTP/1.1\r\n\r\n");
+        self::assertStringStartsWith('HTTP/1.1 200 ', $served->answer(1.0), 'a connection within the cap is served');
+        $late = RelayFrontCaller::connect($relay->address());
+        self::assertStringStartsWith('HTTP/1.1 503 ', $late->answer(1.0), 'a new caller is told 503 at once, not left hanging');
+        array_map(static fn(RelayFrontCaller $c) => $c->close(), $idle);
+        usleep(300_000);
+        self::assertStringStartsWith('HTTP/1.1 200 ', $relay->raw("GET /healthz HTTP/1.1\r\n\r\n"), 'served again once the idle ones left');
+        $relay->remove();
+    }
+
+    public function testAHeadTricklingInIsCutOffAfterTheHeadTimeout(): void
+    {
+        $relay = RelayProcess::start();
+        $slow = RelayFrontCaller::connect($relay->address());
+        $slow->send("POST http://localhost:1/slow HTTP/1.1\r\n");
+        $started = microtime(true);
+        $answer = '';
+        while ($answer === '' && microtime(true) - $started < 15) {
+            $slow->offer("X-Slow: 1\r\n");
+            $answer = $slow->answer(1.0);
+            self::assertStringStartsWith('HTTP/1.1 200 ', $relay->raw("GET /healthz HTTP/1.1\r\n\r\n"), 'others are served meanwhile');
+        }
+
+        self::assertStringStartsWith('HTTP/1.1 408 ', $answer);
+        self::assertStringContainsString('did not arrive within 10 s', $answer);
+        self::assertEqualsWithDelta(10.0, microtime(true) - $started, 2.5);
+        self::assertTrue($slow->closedWithin(2.0));
+        $relay->remove();
+    }
+
+    public function testBodiesHeldOpenByManyCallersStayWithinTheInputBudget(): void
+    {
+        $relay = RelayProcess::start();
+        $head = "POST http://127.0.0.1:1/held HTTP/1.1\r\nContent-Length: 9437184\r\n\r\n";
+        $megabyte = str_repeat('b', 1 << 20);
+        $holders = [];
+        for ($i = 0; $i < 60; ++$i) {
+            $holders[$i] = RelayFrontCaller::connect($relay->address());
+            $holders[$i]->send($head);
+        }
+        // Offer 8 of the 9 MiB on every connection (480 MiB in all), until the relay stops reading.
+        $offered = array_fill(0, 60, 0);
+        $lastProgress = microtime(true);
+        while (array_sum($offered) < 60 * (8 << 20) && microtime(true) - $lastProgress < 1.0) {
+            foreach ($holders as $i => $holder) {
+                $written = $offered[$i] < 8 << 20 ? $holder->offer(substr($megabyte, 0, min(1 << 20, (8 << 20) - $offered[$i]))) : 0;
+                $offered[$i] += $written;
+                $lastProgress = $written > 0 ? microtime(true) : $lastProgress;
+            }
+            usleep(1000);
+        }
+        $rss = self::rssBytes($relay->pid());
+
+        self::assertLessThan(360 << 20, $rss, \sprintf('front RSS with 480 MiB of bodies offered: %d MiB (budget 256 MiB)', $rss >> 20));
+        self::assertStringStartsWith('HTTP/1.1 403 ', $relay->raw("POST http://127.0.0.1:1/small HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi"), 'a small request is still read and answered');
+        // The rest of every body: the relay reads the connection holding most, answers it, and
+        // so on, until every held request is answered.
+        $answered = 0;
+        $deadline = microtime(true) + 60;
+        while ($holders !== [] && microtime(true) < $deadline) {
+            foreach ($holders as $i => $holder) {
+                $offered[$i] += $offered[$i] < 9 << 20 ? $holder->offer(substr($megabyte, 0, (9 << 20) - $offered[$i])) : 0;
+                $answer = $holder->answer(0.001);
+                if ($answer !== '') {
+                    self::assertStringStartsWith('HTTP/1.1 403 ', $answer);
+                    ++$answered;
+                    unset($holders[$i]);
+                }
+            }
+        }
+        self::assertSame(60, $answered, 'every held body, once complete, is read and answered');
+        $relay->remove();
+    }
+
+    /** User and system CPU time of a process, from /proc/<pid>/stat (clock ticks of 1/100 s). */
+    private static function cpuSeconds(int $pid): float
+    {
+        $stat = (string) file_get_contents("/proc/$pid/stat");
+        $fields = explode(' ', substr($stat, (int) strrpos($stat, ')') + 2));
+
+        return ((int) $fields[11] + (int) $fields[12]) / 100;
+    }
+
+    private static function rssBytes(int $pid): int
+    {
+        preg_match('/^VmRSS:\s+(\d+) kB/m', (string) file_get_contents("/proc/$pid/status"), $m);
+
+        return (int) ($m[1] ?? 0) * 1024;
+    }
+}
