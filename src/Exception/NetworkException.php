@@ -8,9 +8,13 @@ use Psr\Http\Client\NetworkExceptionInterface;
 use Psr\Http\Message\RequestInterface;
 
 /**
- * No usable response came back: refused, reset, truncated, malformed, TLS or DNS failure.
+ * No usable response came back: refused, reset, truncated, malformed, TLS or DNS failure, or
+ * a timeout (its subclass TimeoutException).
+ *
+ * Not final only so that TimeoutException can be one: treat it as final, it is not made to
+ * be extended elsewhere.
  */
-final class NetworkException extends \RuntimeException implements NetworkExceptionInterface, WarmHttpException
+class NetworkException extends \RuntimeException implements NetworkExceptionInterface, WarmHttpException
 {
     public function __construct(
         private readonly RequestInterface $request,

@@ -4,21 +4,11 @@ declare(strict_types=1);
 
 namespace WarmHttp\Exception;
 
-use Psr\Http\Client\NetworkExceptionInterface;
-use Psr\Http\Message\RequestInterface;
-
 /**
  * The `timeout` or `connect_timeout` option ran out before the response was complete.
+ *
+ * A NetworkException, as PSR-18 counts it: `catch (NetworkException $e)` and
+ * `catch (NetworkExceptionInterface $e)` both catch timeouts; catch this class first to tell
+ * them apart. curlErrno() is 28 (CURLE_OPERATION_TIMEDOUT) when libcurl timed out.
  */
-final class TimeoutException extends \RuntimeException implements NetworkExceptionInterface, WarmHttpException
-{
-    public function __construct(private readonly RequestInterface $request, string $message)
-    {
-        parent::__construct($message);
-    }
-
-    public function getRequest(): RequestInterface
-    {
-        return $this->request;
-    }
-}
+final class TimeoutException extends NetworkException {}

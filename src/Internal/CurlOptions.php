@@ -17,6 +17,20 @@ final class CurlOptions
     /** Bodies up to this size go as one string; larger or unsized ones are streamed. */
     private const INLINE_BODY_BYTES = 1048576;
 
+    private const ACCEPT = 1;
+    private const CONTENT_TYPE = 2;
+    private const USER_AGENT = 4;
+    private const FRAMING = 8;
+
+    /** Request headers whose absence curl fills in, and the framing ones curl writes itself. */
+    private const ROLES = [
+        'accept' => self::ACCEPT,
+        'content-type' => self::CONTENT_TYPE,
+        'user-agent' => self::USER_AGENT,
+        'content-length' => self::FRAMING,
+        'transfer-encoding' => self::FRAMING,
+    ];
+
     /** @return array<int, mixed> */
     public static function forClient(Options $options): array
     {
@@ -29,6 +43,7 @@ final class CurlOptions
 
     /**
      * @param array<int, mixed> $clientOptions
+     * @param string|null       $httpVersion   the Client's `http_version` option: it wins over the request's own version
      *
      * @return array<int, mixed>
      */
@@ -38,7 +53,7 @@ final class CurlOptions
         $https = strtolower($uri->getScheme()) === 'https';
         $curl = $clientOptions
             + [\CURLOPT_URL => (string) ($uri->getFragment() === '' ? $uri : $uri->withFragment(''))]
-            + self::version($httpVersion, $https)
+            + self::version($httpVersion ?? self::requestedVersion($request->getProtocolVersion()), $https)
             + self::method($request)
             + self::body($request, $safeToResend);
         $curl[\CURLOPT_HTTPHEADER] = self::headers($request, isset($curl[\CURLOPT_POSTFIELDS]) || isset($curl[\CURLOPT_INFILESIZE]));
@@ -114,11 +129,32 @@ final class CurlOptions
         return $max === null ? [] : [\CURLOPT_MAXFILESIZE => $max];
     }
 
-    /** @return array<int, mixed> */
+    /**
+     * The version a request asks for, where it can be told from PSR-7's default "1.1" (which
+     * keeps the fast default: HTTP/2 over TLS, 1.1 with a server that offers no h2).
+     */
+    public static function requestedVersion(string $protocolVersion): ?string
+    {
+        return match ($protocolVersion) {
+            '1.0' => '1.0',
+            '2', '2.0' => '2',
+            default => null,
+        };
+    }
+
+    /**
+     * "2" on an http:// URL is h2c with prior knowledge (no Upgrade round trip, no added
+     * headers): only for servers that speak cleartext HTTP/2.
+     *
+     * @param '1.0'|'1.1'|'2'|string|null $httpVersion null: HTTP/2 over TLS (ALPN, falling back to 1.1), 1.1 otherwise
+     *
+     * @return array<int, mixed>
+     */
     public static function version(?string $httpVersion, bool $https): array
     {
         return match (true) {
             $httpVersion === '1.1' => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1],
+            $httpVersion === '1.0' => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_0],
             $httpVersion === '2' && !$https => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE, \CURLOPT_PIPEWAIT => true],
             $https => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2TLS, \CURLOPT_PIPEWAIT => true],
             default => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1],
@@ -135,7 +171,9 @@ final class CurlOptions
 
     /**
      * A GET or HEAD with a body keeps its method: CURLOPT_POSTFIELDS alone would turn it into a
-     * POST. libcurl 7.88 reads no response body after a custom "HEAD".
+     * POST. A HEAD with a body cannot use CURLOPT_NOBODY, which makes libcurl 7.88 drop the
+     * body: it goes as a custom "HEAD", which the pool stops at the end of its answer's head
+     * (Transfer::receiveHeadOnly), since libcurl would wait for a body there.
      *
      * @return array<int, mixed>
      */
@@ -191,21 +229,68 @@ final class CurlOptions
         return $curl;
     }
 
-    /** @return list<string> */
+    /**
+     * The request's header lines, then what keeps curl from adding its own: no Accept of any
+     * type and, for a body, no "Content-Type: application/x-www-form-urlencoded" the request did
+     * not carry (libcurl 7.88 adds both; "Name:" removes one), no "Expect: 100-continue" round
+     * trip (an RTT for every body over 1 KiB), and a User-Agent when the request has none. An
+     * empty value goes as "Name;", curl's spelling for it: "Name:" would drop the header.
+     *
+     * @return list<string>
+     */
     private static function headers(RequestInterface $request, bool $hasBody): array
     {
         $lines = [];
+        $seen = 0;
         foreach ($request->getHeaders() as $name => $values) {
-            $lower = strtolower((string) $name);
-            if ($lower === 'content-length' && $hasBody) {
-                continue; // curl writes the true length of what it sends
+            $role = self::ROLES[strtolower((string) $name)] ?? 0;
+            if ($role === self::FRAMING && !self::keepsFraming((string) $name, $values, $hasBody)) {
+                continue;
             }
+            $seen |= $role;
             foreach ($values as $value) {
-                $lines[] = $name . ': ' . $value;
+                $lines[] = $value === '' ? $name . ';' : $name . ': ' . $value;
             }
         }
-        // No "Expect: 100-continue" round trip: it costs an RTT for every body over 1 KiB.
         $lines[] = 'Expect:';
+
+        return self::withoutCurlDefaults($lines, $seen, $hasBody);
+    }
+
+    /**
+     * Framing is curl's, from what it really sends: with a body it writes the true length (or
+     * chunks, as a request's "Transfer-Encoding: chunked" asks); without one, only the
+     * "Content-Length: 0" some callers send is kept, as anything else would make the server
+     * wait for a body that never comes.
+     *
+     * @param array<string> $values
+     */
+    private static function keepsFraming(string $name, array $values, bool $hasBody): bool
+    {
+        if (strcasecmp($name, 'Content-Length') === 0) {
+            return !$hasBody && $values === ['0'];
+        }
+
+        return $hasBody; // Transfer-Encoding
+    }
+
+    /**
+     * @param list<string> $lines
+     * @param int          $seen  the ROLES the request's own headers had
+     *
+     * @return list<string>
+     */
+    private static function withoutCurlDefaults(array $lines, int $seen, bool $hasBody): array
+    {
+        if (($seen & self::ACCEPT) === 0) {
+            $lines[] = 'Accept:';
+        }
+        if ($hasBody && ($seen & self::CONTENT_TYPE) === 0) {
+            $lines[] = 'Content-Type:';
+        }
+        if (($seen & self::USER_AGENT) === 0) {
+            $lines[] = UserAgent::HEADER_LINE;
+        }
 
         return $lines;
     }

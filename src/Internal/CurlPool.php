@@ -149,6 +149,8 @@ final class CurlPool
         if ($transfer->streamedBody !== null) {
             $options = $this->streaming($transfer, $transfer->streamedBody, $id) + $options;
             $transfer->streamedBody->attach($handle);
+        } elseif ($transfer->stopsAtHead()) {
+            $options[\CURLOPT_HEADERFUNCTION] = static fn($ch, string $line): int => $transfer->receiveHeadOnly($line);
         }
         curl_setopt_array($handle, $options);
         $this->active[$id] = $transfer;
@@ -278,6 +280,9 @@ final class CurlPool
         }
         $info = CurlInfo::read($handle);
         $this->counters->record($transfer->spec->host, $info);
+        if ($errno === \CURLE_WRITE_ERROR && $transfer->stoppedAtHead()) {
+            $errno = \CURLE_OK; // a HEAD sent with a body, stopped where its answer ends
+        }
         if ($errno !== \CURLE_OK && $this->shouldRetry($transfer, $errno, $info)) {
             $this->recycle($handle);
             $this->counters->retried();
@@ -314,7 +319,9 @@ final class CurlPool
         return [
             \CURLOPT_RETURNTRANSFER => false,
             \CURLOPT_HEADER => false,
-            \CURLOPT_HEADERFUNCTION => static fn($ch, string $line): int => $transfer->receiveHeaderLine($line),
+            \CURLOPT_HEADERFUNCTION => $transfer->stopsAtHead()
+                ? static fn($ch, string $line): int => $transfer->receiveHeadOnly($line)
+                : static fn($ch, string $line): int => $transfer->receiveHeaderLine($line),
             \CURLOPT_WRITEFUNCTION => function ($ch, string $chunk) use ($transfer, $buffer, $id): int {
                 if (!$transfer->isSettled()) {
                     $this->headersIn[$id] = $transfer;

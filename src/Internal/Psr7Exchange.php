@@ -58,12 +58,12 @@ final class Psr7Exchange implements Exchange
     /** @param Info $info */
     public function response(Transfer $transfer, \CurlHandle $handle, array $info): ResponseInterface|ClientExceptionInterface
     {
+        if ($transfer->streamedBody !== null) {
+            return $this->streamed($transfer, $transfer->streamedBody, $handle, $info);
+        }
         try {
-            if ($transfer->streamedBody !== null) {
-                $length = curl_getinfo($handle, \CURLINFO_CONTENT_LENGTH_DOWNLOAD_T);
-                $body = new PullStream($transfer->streamedBody, $transfer, $length >= 0 ? $length : null);
-
-                return ResponseParser::parse($transfer->head(), \strlen($transfer->head()), $info, $body);
+            if ($transfer->stoppedAtHead()) {
+                return ResponseParser::parse($transfer->head(), \strlen($transfer->head()), $info, new MemoryStream(''));
             }
             $raw = $transfer->cappedBody?->contents() ?? (string) curl_multi_getcontent($handle);
 
@@ -73,12 +73,34 @@ final class Psr7Exchange implements Exchange
         }
     }
 
+    /**
+     * A refused head stops the transfer at once, with the reason it was refused: curl would
+     * otherwise go on receiving a body nobody can read, and the dropped body stream would
+     * report it as "closed before it was read".
+     *
+     * @param Info $info
+     */
+    private function streamed(Transfer $transfer, BodyBuffer $buffer, \CurlHandle $handle, array $info): ResponseInterface|ClientExceptionInterface
+    {
+        $length = curl_getinfo($handle, \CURLINFO_CONTENT_LENGTH_DOWNLOAD_T);
+        $body = new PullStream($buffer, $transfer, $length >= 0 ? $length : null);
+        try {
+            return ResponseParser::parse($transfer->head(), \strlen($transfer->head()), $info, $body);
+        } catch (MalformedResponse $e) {
+            $refused = new NetworkException($this->request, $this->describe($e->getMessage()));
+            CurlPool::get()->cancel($transfer, $refused);
+            $buffer->take($buffer->buffered()); // drained: the dropped stream has nothing left to stop
+
+            return $refused;
+        }
+    }
+
     public function failure(Transfer $transfer, Failure $failure): ClientExceptionInterface
     {
         $message = $this->describe($failure->what);
 
         return match ($failure->kind) {
-            FailureKind::Timeout => new TimeoutException($this->request, $message),
+            FailureKind::Timeout => new TimeoutException($this->request, $message, $failure->curlErrno),
             FailureKind::TooLarge => new ResponseTooLargeException($this->request, $message),
             FailureKind::Request => new RequestException($this->request, $message),
             FailureKind::Network => new NetworkException($this->request, $message, $failure->curlErrno),

@@ -22,8 +22,14 @@ final class Transfer implements Waitable
     /** @var list<\Closure(self): void> */
     private array $listeners = [];
 
-    /** Header lines received so far (streamed responses only). */
+    /** The response head received so far (streamed responses, and a HEAD sent with a body). */
     private string $head = '';
+
+    /** The head's blank line came: lines after it, until another status line, are trailers. */
+    private bool $headEnded = false;
+
+    /** The transfer was stopped at the end of its final head (a HEAD sent with a body). */
+    private bool $stoppedAtHead = false;
 
     /** Set when the response is buffered under `max_response_bytes`. */
     public readonly ?CappedBuffer $cappedBody;
@@ -42,7 +48,17 @@ final class Transfer implements Waitable
     /** Whether its easy handle got PHP callbacks, which must be cleared before recycling. */
     public function usesCallbacks(): bool
     {
-        return $this->streamedBody !== null || $this->cappedBody !== null || isset($this->spec->curlOptions[\CURLOPT_READFUNCTION]);
+        return $this->streamedBody !== null || $this->cappedBody !== null || isset($this->spec->curlOptions[\CURLOPT_READFUNCTION]) || $this->stopsAtHead();
+    }
+
+    /**
+     * A HEAD that carries a body goes as a custom "HEAD" (CurlOptions::methodOf): libcurl 7.88
+     * sends no body with CURLOPT_NOBODY, and without it waits for the body a Content-Length
+     * announces, which a HEAD answer never has (curl error 18 or a timeout).
+     */
+    public function stopsAtHead(): bool
+    {
+        return ($this->spec->curlOptions[\CURLOPT_CUSTOMREQUEST] ?? null) === 'HEAD';
     }
 
     public function isSettled(): bool
@@ -55,15 +71,55 @@ final class Transfer implements Waitable
         return $this->outcome !== null;
     }
 
-    /** CURLOPT_HEADERFUNCTION of a streamed response; a new status line starts a new block. */
+    /**
+     * CURLOPT_HEADERFUNCTION of a streamed response. A status line starts a new head (after a
+     * 1xx, or a redirect curl follows); the lines curl passes after a head's blank line and
+     * before the next status line are a chunked body's trailer fields, dropped: PSR-7 has no
+     * place for them, and kept in the head they would be read as the head.
+     */
     public function receiveHeaderLine(string $line): int
     {
         if (str_starts_with($line, 'HTTP/')) {
-            $this->head = '';
+            $this->head = $line;
+            $this->headEnded = false;
+        } elseif (!$this->headEnded) {
+            $this->head .= $line;
+            $this->headEnded = $line === "\r\n";
         }
-        $this->head .= $line;
 
         return \strlen($line);
+    }
+
+    /**
+     * CURLOPT_HEADERFUNCTION of a HEAD sent with a body: the transfer is stopped at the blank
+     * line of the final (non-1xx) head, since libcurl 7.88 would wait there for the body the
+     * head's Content-Length announces (over HTTP/2 too, where nginx ends the stream with the
+     * head). The pool takes the write error this causes as the end of the answer
+     * (stoppedAtHead()); curl closes that connection, or resets that HTTP/2 stream.
+     */
+    public function receiveHeadOnly(string $line): int
+    {
+        $length = $this->receiveHeaderLine($line);
+        if ($this->headEnded && $line === "\r\n" && !$this->isInterim()) {
+            $this->stoppedAtHead = true;
+
+            return 0;
+        }
+
+        return $length;
+    }
+
+    /** A 1xx head ("HTTP/1.1 103 Early Hints", "HTTP/2 100"): the final one follows it. */
+    private function isInterim(): bool
+    {
+        $space = strpos($this->head, ' ');
+
+        return $space !== false && ($this->head[$space + 1] ?? '') === '1';
+    }
+
+    public function stoppedAtHead(): bool
+    {
+        return $this->stoppedAtHead;
     }
 
     public function head(): string
