@@ -36,7 +36,7 @@ final class SpoolLock
     public static function acquire(string $spoolPath): self
     {
         $path = self::pathFor($spoolPath);
-        $file = @fopen($path, 'ce');
+        $file = @fopen($path, 'c+e');
         if ($file === false) {
             throw new SpoolUnavailable(\sprintf('Cannot open the relay lock file "%s" beside the spool (--spool=%s): %s.', $path, $spoolPath, error_get_last()['message'] ?? 'unknown error'));
         }
