@@ -1,0 +1,116 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Unit\Internal;
+
+use Nyholm\Psr7\Request;
+use PHPUnit\Framework\Attributes\DataProvider;
+use PHPUnit\Framework\TestCase;
+use Psr\Http\Message\RequestInterface;
+use WarmHttp\Internal\CurlOptions;
+use WarmHttp\Internal\MemoryStream;
+use WarmHttp\Internal\UserAgent;
+
+/** The request part of the option mapping: headers, version and method as curl is given them. */
+final class CurlOptionsTest extends TestCase
+{
+    public function testABodylessGetSuppressesCurlsAcceptAndCarriesTheDefaultUserAgent(): void
+    {
+        self::assertSame(['Host: example.com', 'Expect:', 'Accept:', UserAgent::HEADER_LINE], self::headers(new Request('GET', 'http://example.com/')));
+    }
+
+    public function testABodySuppressesCurlsFormContentTypeOnlyWhenTheRequestHasNone(): void
+    {
+        $post = new Request('POST', 'http://example.com/', [], 'a=1');
+
+        self::assertContains('Content-Type:', self::headers($post));
+        self::assertNotContains('Content-Type:', self::headers($post->withHeader('Content-Type', 'application/json')));
+        self::assertContains('Content-Type: application/json', self::headers($post->withHeader('Content-Type', 'application/json')));
+        self::assertContains('Content-Type:', self::headers(new Request('POST', 'http://example.com/')), 'an empty POST goes as CURLOPT_POSTFIELDS too');
+    }
+
+    public function testTheRequestsOwnAcceptAndUserAgentReplaceTheDefaults(): void
+    {
+        $headers = self::headers(new Request('GET', 'http://example.com/', ['accept' => 'text/html', 'USER-AGENT' => 'Mine/1']));
+
+        self::assertSame(['Host: example.com', 'accept: text/html', 'USER-AGENT: Mine/1', 'Expect:'], $headers);
+    }
+
+    public function testAnEmptyValueIsSentAsAnEmptyHeaderNotARemoval(): void
+    {
+        self::assertContains('X-Empty;', self::headers(new Request('GET', 'http://example.com/', ['X-Empty' => ''])));
+        self::assertContains('Accept;', self::headers(new Request('GET', 'http://example.com/', ['Accept' => ''])));
+        self::assertNotContains('Accept:', self::headers(new Request('GET', 'http://example.com/', ['Accept' => ''])));
+    }
+
+    /** @return iterable<string, array{RequestInterface, list<string>}> */
+    public static function framing(): iterable
+    {
+        yield 'a body: curl writes the length' => [new Request('PUT', 'http://e.com/', ['Content-Length' => '99'], 'abc'), []];
+        yield 'a body: chunked as asked' => [new Request('PUT', 'http://e.com/', ['Transfer-Encoding' => 'chunked'], 'abc'), ['Transfer-Encoding: chunked']];
+        yield 'no body: Content-Length 0 kept' => [new Request('GET', 'http://e.com/', ['Content-Length' => '0']), ['Content-Length: 0']];
+        yield 'no body: a false length dropped' => [new Request('GET', 'http://e.com/', ['Content-Length' => '5']), []];
+        yield 'no body: Transfer-Encoding dropped' => [new Request('GET', 'http://e.com/', ['Transfer-Encoding' => 'chunked']), []];
+    }
+
+    /** @param list<string> $kept */
+    #[DataProvider('framing')]
+    public function testFramingHeadersGoOnlyWhereTheyDescribeWhatIsSent(RequestInterface $request, array $kept): void
+    {
+        $framing = array_values(array_filter(self::headers($request), static fn(string $line): bool => stripos($line, 'content-length') === 0 || stripos($line, 'transfer-encoding') === 0));
+
+        self::assertSame($kept, $framing);
+    }
+
+    /** @return iterable<string, array{?string, string, string, int}> option, request version, scheme, CURLOPT_HTTP_VERSION */
+    public static function versions(): iterable
+    {
+        yield 'https, 1.1 (PSR-7 default): h2 over ALPN' => [null, '1.1', 'https', \CURL_HTTP_VERSION_2TLS];
+        yield 'http, 1.1' => [null, '1.1', 'http', \CURL_HTTP_VERSION_1_1];
+        yield 'https, 1.0' => [null, '1.0', 'https', \CURL_HTTP_VERSION_1_0];
+        yield 'http, 1.0' => [null, '1.0', 'http', \CURL_HTTP_VERSION_1_0];
+        yield 'https, 2.0' => [null, '2.0', 'https', \CURL_HTTP_VERSION_2TLS];
+        yield 'https, 2' => [null, '2', 'https', \CURL_HTTP_VERSION_2TLS];
+        yield 'http, 2: h2c prior knowledge' => [null, '2', 'http', \CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE];
+        yield 'http, 3: the default' => [null, '3', 'http', \CURL_HTTP_VERSION_1_1];
+        yield 'option 1.1 wins over 2 on https' => ['1.1', '2', 'https', \CURL_HTTP_VERSION_1_1];
+        yield 'option 1.1 wins over 1.0' => ['1.1', '1.0', 'http', \CURL_HTTP_VERSION_1_1];
+        yield 'option 2 wins over 1.0 on http' => ['2', '1.0', 'http', \CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE];
+    }
+
+    #[DataProvider('versions')]
+    public function testTheOptionWinsThenTheRequestsVersion(?string $option, string $version, string $scheme, int $curlVersion): void
+    {
+        $curl = CurlOptions::forRequest((new Request('GET', $scheme . '://example.com/'))->withProtocolVersion($version), [], $option, true);
+
+        self::assertSame($curlVersion, $curl[\CURLOPT_HTTP_VERSION]);
+    }
+
+    public function testTheRelaysVersionIsTheDefault(): void
+    {
+        self::assertSame([\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2TLS, \CURLOPT_PIPEWAIT => true], CurlOptions::version(null, true));
+        self::assertSame([\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1], CurlOptions::version(null, false));
+    }
+
+    /** A HEAD with a body cannot use NOBODY: libcurl 7.88 would drop the body. */
+    public function testAHeadWithABodyIsACustomHeadCarryingIt(): void
+    {
+        $curl = CurlOptions::forRequest(new Request('HEAD', 'http://example.com/', [], new MemoryStream('abc')), [], null, true);
+
+        self::assertSame('HEAD', $curl[\CURLOPT_CUSTOMREQUEST]);
+        self::assertArrayNotHasKey(\CURLOPT_NOBODY, $curl);
+        self::assertSame('abc', $curl[\CURLOPT_POSTFIELDS]);
+        self::assertSame([\CURLOPT_NOBODY => true], CurlOptions::methodOf('HEAD', false));
+    }
+
+    /** @return list<string> */
+    private static function headers(RequestInterface $request): array
+    {
+        $curl = CurlOptions::forRequest($request, [], null, true);
+        \assert(\is_array($curl[\CURLOPT_HTTPHEADER]));
+
+        /** @var list<string> */
+        return $curl[\CURLOPT_HTTPHEADER];
+    }
+}
