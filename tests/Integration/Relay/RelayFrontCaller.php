@@ -46,6 +46,26 @@ final class RelayFrontCaller
         }
     }
 
+    /** Writes everything unless the connection broke; false then. */
+    public function trySend(string $bytes): bool
+    {
+        try {
+            $this->send($bytes, 2.0);
+        } catch (\RuntimeException) {
+            $this->eof = true;
+
+            return false;
+        }
+
+        return true;
+    }
+
+    /** The relay closed it (seen by a read or a failed write). */
+    public function isClosed(): bool
+    {
+        return $this->eof;
+    }
+
     /** Writes what the kernel takes now, without waiting; returns the bytes written. */
     public function offer(string $bytes): int
     {
