@@ -22,6 +22,12 @@ final class CurlOptions
     private const USER_AGENT = 4;
     private const FRAMING = 8;
 
+    /**
+     * The versions a request can ask for, where they can be told from PSR-7's default "1.1"
+     * (which keeps the fast default: HTTP/2 over TLS, 1.1 with a server that offers no h2).
+     */
+    private const REQUESTED_VERSIONS = ['1.0' => '1.0', '2' => '2', '2.0' => '2'];
+
     /** Request headers whose absence curl fills in, and the framing ones curl writes itself. */
     private const ROLES = [
         'accept' => self::ACCEPT,
@@ -53,7 +59,7 @@ final class CurlOptions
         $https = strtolower($uri->getScheme()) === 'https';
         $curl = $clientOptions
             + [\CURLOPT_URL => (string) ($uri->getFragment() === '' ? $uri : $uri->withFragment(''))]
-            + self::version($httpVersion ?? self::requestedVersion($request->getProtocolVersion()), $https)
+            + self::version($httpVersion ?? self::REQUESTED_VERSIONS[$request->getProtocolVersion()] ?? null, $https)
             + self::method($request)
             + self::body($request, $safeToResend);
         $curl[\CURLOPT_HTTPHEADER] = self::headers($request, isset($curl[\CURLOPT_POSTFIELDS]) || isset($curl[\CURLOPT_INFILESIZE]));
@@ -127,19 +133,6 @@ final class CurlOptions
         // MAXFILESIZE stops early when Content-Length announces too much; the write
         // callback set per transfer catches bodies of unannounced size.
         return $max === null ? [] : [\CURLOPT_MAXFILESIZE => $max];
-    }
-
-    /**
-     * The version a request asks for, where it can be told from PSR-7's default "1.1" (which
-     * keeps the fast default: HTTP/2 over TLS, 1.1 with a server that offers no h2).
-     */
-    public static function requestedVersion(string $protocolVersion): ?string
-    {
-        return match ($protocolVersion) {
-            '1.0' => '1.0',
-            '2', '2.0' => '2',
-            default => null,
-        };
     }
 
     /**

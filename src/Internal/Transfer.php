@@ -58,7 +58,7 @@ final class Transfer implements Waitable
      */
     public function stopsAtHead(): bool
     {
-        return ($this->spec->curlOptions[\CURLOPT_CUSTOMREQUEST] ?? null) === 'HEAD';
+        return $this->spec->method === 'HEAD' && ($this->spec->curlOptions[\CURLOPT_CUSTOMREQUEST] ?? null) === 'HEAD';
     }
 
     public function isSettled(): bool
