@@ -8,6 +8,7 @@ use PHPUnit\Framework\Attributes\DataProvider;
 use Psr\Http\Client\NetworkExceptionInterface;
 use WarmHttp\Exception\NetworkException;
 use WarmHttp\Exception\TimeoutException;
+use WarmHttp\Tests\Integration\Relay\RelayProcess;
 use WarmHttp\Tests\Integration\RigTestCase;
 
 /**
@@ -53,6 +54,20 @@ final class WireResponseTest extends RigTestCase
         self::assertSame('2', $response->getHeaderLine('Content-Length'));
         self::assertSame('', (string) $response->getBody());
         self::assertSame('ok', (string) $client->sendRequest($client->createRequest('GET', self::nginxUrl($listener, '/fast')))->getBody(), 'the pool is still usable');
+    }
+
+    /** The relay's upstream transfer goes through the same engine: sync mode timed out here. */
+    public function testAHeadWithABodyGetsItsAnswerAtOnceThroughTheRelaySync(): void
+    {
+        $relay = RelayProcess::start(['--allow-private-networks']);
+        $client = self::client(['timeout' => 5, 'relay' => $relay->address(), 'relay_sync' => true]);
+        $started = microtime(true);
+
+        $response = $client->sendRequest($client->createRequest('HEAD', self::nginxUrl('plain', '/fast'))->withBody($client->createStream('param1=foo')));
+
+        self::assertLessThan(1.0, microtime(true) - $started);
+        self::assertSame(200, $response->getStatusCode());
+        self::assertSame('', (string) $response->getBody());
     }
 
     public function testAHeadWithABodySendsTheBody(): void
