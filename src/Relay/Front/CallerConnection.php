@@ -50,6 +50,9 @@ final class CallerConnection
 
     private ?ChunkedBody $chunked = null;
 
+    /** Where the chunked body starts in $in: past the head until the decoder first takes bytes. */
+    private int $bodyFrom = 0;
+
     private bool $continueSent = false;
 
     /** @param resource $socket */
@@ -157,6 +160,7 @@ final class CallerConnection
         $this->in = '';
         $this->head = null;
         $this->chunked = null;
+        $this->bodyFrom = 0;
         $this->headSince = null;
     }
 
@@ -184,9 +188,8 @@ final class CallerConnection
         $this->scanned = 0;
         $this->headSince = null;
         if ($this->head->chunked) {
-            // The decoder takes the body's bytes off $in as they come: drop the head first.
-            $this->in = substr($this->in, $this->head->length);
             $this->chunked = new ChunkedBody($maxBodyBytes);
+            $this->bodyFrom = $this->head->length;
         }
 
         return true;
@@ -196,7 +199,9 @@ final class CallerConnection
     private function chunkedBody(): ?string
     {
         \assert($this->chunked !== null);
-        $consumed = $this->chunked->feed($this->in, 0);
+        // The decoder's bytes leave $in as it takes them (the first time, the head's too).
+        $consumed = $this->chunked->feed($this->in, $this->bodyFrom);
+        $this->bodyFrom = 0;
         if ($consumed > 0) {
             $this->in = substr($this->in, $consumed);
         }

@@ -112,17 +112,31 @@ final class ChunkedBody
 
             return $offset;
         }
-        $size = self::size(substr($buffer, $offset, $lineEnd - $offset));
-        if ($size === 0) {
-            $this->phase = self::TRAILERS;
-        } elseif (\strlen($this->body) + $size > $this->maxBodyBytes) {
-            throw new BadWireRequest(413, \sprintf('The chunked body is larger than the relay accepts (--max-body=%d).', $this->maxBodyBytes));
-        } else {
-            $this->phase = self::DATA;
-            $this->remaining = $size;
+        $size = self::size($buffer, $offset, $lineEnd);
+        $this->startChunk($size);
+        $dataStart = $lineEnd + 2;
+        if ($size > 0 && isset($buffer[$dataStart + $size + 1])) {
+            // The whole chunk is here: one step, not three (1 MiB in 1-byte chunks, user CPU:
+            // 0.57 s in three steps, 0.47 s in one).
+            return $this->dataEnd($buffer, $this->data($buffer, $dataStart));
         }
 
-        return $lineEnd + 2;
+        return $dataStart;
+    }
+
+    /** @throws BadWireRequest */
+    private function startChunk(int $size): void
+    {
+        if ($size === 0) {
+            $this->phase = self::TRAILERS;
+
+            return;
+        }
+        if (\strlen($this->body) + $size > $this->maxBodyBytes) {
+            throw new BadWireRequest(413, \sprintf('The chunked body is larger than the relay accepts (--max-body=%d).', $this->maxBodyBytes));
+        }
+        $this->phase = self::DATA;
+        $this->remaining = $size;
     }
 
     private function data(string $buffer, int $offset): int
@@ -178,22 +192,24 @@ final class ChunkedBody
     }
 
     /**
-     * 1*HEXDIG, then chunk extensions (RFC 9112 7.1.1): no whitespace before the size, only
-     * the BWS the grammar allows around ";" and "=" after it.
+     * The size on the line from $offset to $lineEnd: 1*HEXDIG, then chunk extensions (RFC 9112
+     * 7.1.1): no whitespace before the size, only the BWS the grammar allows around ";" and "="
+     * after it.
      *
      * @throws BadWireRequest
      */
-    private static function size(string $line): int
+    private static function size(string $buffer, int $offset, int $lineEnd): int
     {
-        $digits = strspn($line, '0123456789abcdefABCDEF');
+        $length = $lineEnd - $offset;
+        $digits = strspn($buffer, '0123456789abcdefABCDEF', $offset, $length);
         if ($digits === 0 || $digits > 8) {
-            throw new BadWireRequest(400, \sprintf('Malformed chunk size "%s": expected 1 to 8 hex digits first.', addcslashes(substr($line, 0, 40), "\x00..\x1F\x7F..\xFF")));
+            throw new BadWireRequest(400, \sprintf('Malformed chunk size "%s": expected 1 to 8 hex digits first.', addcslashes(substr($buffer, $offset, min($length, 40)), "\x00..\x1F\x7F..\xFF")));
         }
-        if ($digits < \strlen($line)) {
-            self::extensions(substr($line, $digits));
+        if ($digits < $length) {
+            self::extensions(substr($buffer, $offset + $digits, $length - $digits));
         }
 
-        return (int) hexdec(substr($line, 0, $digits));
+        return (int) hexdec(substr($buffer, $offset, $digits));
     }
 
     /** @throws BadWireRequest */

@@ -66,9 +66,11 @@ final class RequestParser
     private static function headEnd(string $buffer, int $scanned): ?int
     {
         // Back three bytes: the CRLFCRLF may straddle what was seen and what is new.
-        $from = max(0, $scanned - 3);
+        $from = $scanned > 3 ? $scanned - 3 : 0;
         $end = strpos($buffer, "\r\n\r\n", $from);
-        self::refuseBareLf($buffer, $from, $end === false ? \strlen($buffer) : $end);
+        if ($end === false) {
+            self::refuseBareLf($buffer, $from);
+        }
         if (($end === false ? \strlen($buffer) : $end + 4) > self::MAX_HEAD_BYTES) {
             throw new BadWireRequest(431, 'The request head is larger than 64 KiB.', self::targetOf($buffer));
         }
@@ -78,17 +80,21 @@ final class RequestParser
 
     /**
      * A bare LF would end the head for a lenient peer and not for us: answer it rather than wait
-     * for a CRLFCRLF that never comes.
+     * for a CRLFCRLF that never comes. In a complete head the line checks refuse it.
      *
      * @throws BadWireRequest
      */
-    private static function refuseBareLf(string $buffer, int $from, int $until): void
+    private static function refuseBareLf(string $buffer, int $from): void
     {
-        for ($lf = strpos($buffer, "\n", $from); $lf !== false && $lf < $until; $lf = strpos($buffer, "\n", $lf + 1)) {
-            if ($lf === 0 || $buffer[$lf - 1] !== "\r") {
-                throw new BadWireRequest(400, 'Bare LF in the request head: lines must end with CRLF (RFC 9112 2.2).');
-            }
+        $crlfFrom = $from > 0 ? $from - 1 : 0;
+        if (substr_count($buffer, "\n", $from) !== substr_count($buffer, "\r\n", $crlfFrom)) {
+            throw self::bareLf();
         }
+    }
+
+    private static function bareLf(): BadWireRequest
+    {
+        return new BadWireRequest(400, 'Bare LF in the request head: lines must end with CRLF (RFC 9112 2.2).');
     }
 
     /** The target of a head too large to parse, when its request line can be read. */
@@ -112,16 +118,25 @@ final class RequestParser
      */
     private static function requestLine(?string $line): array
     {
-        if ($line === null || preg_match('{^([' . self::TOKEN . ']+) (\S+) HTTP/1\.([01])$}D', $line, $m) !== 1) {
-            throw new BadWireRequest(400, \sprintf('Malformed request line "%s"; expected e.g. "POST https://api.example.com/x HTTP/1.1".', substr((string) $line, 0, 100)));
-        }
-        // Visible ASCII only: a control byte or raw UTF-8 in a URL is read differently by
-        // whatever parses it next (curl, the destination), so it must arrive percent-encoded.
-        if (preg_match('{[^\x21-\x7E]}', $m[2]) === 1) {
-            throw new BadWireRequest(400, \sprintf('The request target "%s" holds a control character or a non-ASCII byte: percent-encode it.', addcslashes(substr($m[2], 0, 100), "\x00..\x1F\x7F..\xFF")));
+        // The target is visible ASCII only: a control byte or raw UTF-8 in a URL is read
+        // differently by whatever parses it next (curl, the destination).
+        if ($line === null || preg_match('{^([' . self::TOKEN . ']+) ([\x21-\x7E]+) HTTP/1\.([01])$}D', $line, $m) !== 1) {
+            throw self::malformedRequestLine((string) $line);
         }
 
         return [$m[1], $m[2], $m[3] === '0'];
+    }
+
+    private static function malformedRequestLine(string $line): BadWireRequest
+    {
+        if (str_contains($line, "\n")) {
+            return self::bareLf();
+        }
+        if (preg_match('{^[' . self::TOKEN . ']+ (\S+) HTTP/1\.[01]$}D', $line, $m) === 1) {
+            return new BadWireRequest(400, \sprintf('The request target "%s" holds a control character or a non-ASCII byte: percent-encode it.', addcslashes(substr($m[1], 0, 100), "\x00..\x1F\x7F..\xFF")));
+        }
+
+        return new BadWireRequest(400, \sprintf('Malformed request line "%s"; expected e.g. "POST https://api.example.com/x HTTP/1.1".', substr($line, 0, 100)));
     }
 
     /**
@@ -151,7 +166,7 @@ final class RequestParser
     public static function field(string $line, string $kind): array
     {
         if (preg_match('{^([' . self::TOKEN . ']+):[ \t]*([^\x00-\x08\x0A-\x1F\x7F]*?)[ \t]*$}D', $line, $m) !== 1) {
-            throw new BadWireRequest(400, \sprintf('Malformed %s line "%s".', $kind, substr($line, 0, 100)));
+            throw str_contains($line, "\n") ? self::bareLf() : new BadWireRequest(400, \sprintf('Malformed %s line "%s".', $kind, substr($line, 0, 100)));
         }
 
         return [$m[1], $m[2]];
