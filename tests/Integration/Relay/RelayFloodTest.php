@@ -5,6 +5,8 @@ declare(strict_types=1);
 namespace WarmHttp\Tests\Integration\Relay;
 
 use PHPUnit\Framework\TestCase;
+use Symfony\Component\Process\Process;
+use WarmHttp\Rig\TempDir;
 
 /**
  * One bad caller (or a thousand) against a real relay: the front's CPU and memory stay bounded
@@ -136,6 +138,30 @@ final class RelayFloodTest extends TestCase
         }
         self::assertSame(60, $answered, 'every held body, once complete, is read and answered');
         $relay->remove();
+    }
+
+    public function testAFailingSelectIsLoggedAndPausedNotSpun(): void
+    {
+        // Started with 1,100 inherited descriptors, the relay's own sockets are numbered past
+        // FD_SETSIZE: every stream_select() fails. The old loop retried at once, at 100% CPU.
+        $dir = TempDir::create('flood-fds');
+        $relay = new Process(['bash', '-c', 'for i in $(seq 1 1100); do exec {fd}</dev/null; done; exec "$@"', 'relay', \PHP_BINARY, RelayProcess::bin(), 'relay', '--socket=' . $dir->path('relay.sock'), '--spool=' . $dir->path('spool.sqlite')]);
+        $relay->start();
+        $deadline = microtime(true) + 10;
+        while (!str_contains($relay->getErrorOutput(), 'Waiting on the sockets failed') && $relay->isRunning() && microtime(true) < $deadline) {
+            usleep(50_000);
+        }
+        $pid = (int) $relay->getPid();
+        $cpuBefore = self::cpuSeconds($pid);
+        usleep(2_000_000);
+        $cpu = self::cpuSeconds($pid) - $cpuBefore;
+        $relay->signal(\SIGTERM);
+        $exit = $relay->wait();
+        $dir->remove();
+
+        self::assertStringContainsString('FD_SETSIZE', $relay->getErrorOutput(), 'the log says why');
+        self::assertLessThan(0.3, $cpu, 'no spin while select keeps failing');
+        self::assertSame(0, $exit, 'and SIGTERM still stops it cleanly');
     }
 
     /** User and system CPU time of a process, from /proc/<pid>/stat (clock ticks of 1/100 s). */
