@@ -8,9 +8,9 @@ use Psr\Log\LoggerInterface;
 use WarmHttp\Relay\Wire\WireResponse;
 
 /**
- * The front's caller connections and the limits on them (FrontLimits): at most so many open
- * (the next ones are told 503 and closed, so stream_select never sees a descriptor past
- * FD_SETSIZE), closed when idle or when a head takes too long, and read only while their
+ * The front's caller connections and the limits on them (FrontLimits): at most so many open,
+ * half of them at most from the TCP listener (the next ones are told 503 and closed, so
+ * stream_select never sees a descriptor past FD_SETSIZE), closed when idle or when a head takes too long, and read only while their
  * buffered input fits the per-connection and total budgets.
  *
  * @internal
@@ -23,6 +23,9 @@ final class Callers
     private array $connections = [];
 
     private float $nextSweep = 0.0;
+
+    /** Open connections from the TCP listener (whose callers must still show the token). */
+    private int $tcpConnections = 0;
 
     private int $turnedAway = 0;
 
@@ -46,12 +49,23 @@ final class Callers
     {
         // Accept everything queued: under load one select wakes for many callers.
         while (($socket = @stream_socket_accept($listener, 0)) !== false) {
-            if (\count($this->connections) >= $this->limits->maxConnections) {
+            if ($this->isFull($needsToken)) {
                 $this->turnAway($socket, $now);
                 continue;
             }
             $this->connections[(int) $socket] = new CallerConnection($socket, $needsToken, $now);
+            $this->tcpConnections += $needsToken ? 1 : 0;
         }
+    }
+
+    /**
+     * Any local user can open the TCP port, token or not: its callers get half the connections
+     * at most, so that they cannot shut out the unix socket's.
+     */
+    private function isFull(bool $needsToken): bool
+    {
+        return \count($this->connections) >= $this->limits->maxConnections
+            || ($needsToken && $this->tcpConnections >= intdiv($this->limits->maxConnections, 2));
     }
 
     /**
@@ -95,8 +109,7 @@ final class Callers
     {
         foreach ($this->connections as $id => $connection) {
             if ($connection->isDone() || ($connection->out !== '' && !$connection->flush())) {
-                $connection->close();
-                unset($this->connections[$id]);
+                $this->drop($id, $connection);
             }
         }
     }
@@ -126,8 +139,7 @@ final class Callers
         $shed = 0;
         foreach ($this->connections as $id => $connection) {
             if ($connection->isIdle()) {
-                $connection->close();
-                unset($this->connections[$id]);
+                $this->drop($id, $connection);
                 ++$shed;
             }
         }
@@ -142,6 +154,14 @@ final class Callers
             $connection->close();
         }
         $this->connections = [];
+        $this->tcpConnections = 0;
+    }
+
+    private function drop(int $id, CallerConnection $connection): void
+    {
+        $connection->close();
+        unset($this->connections[$id]);
+        $this->tcpConnections -= $connection->needsToken ? 1 : 0;
     }
 
     /**
@@ -175,8 +195,7 @@ final class Callers
     private function expireIdle(int $id, CallerConnection $connection, float $now): void
     {
         if ($connection->isIdle() || $connection->closing) {
-            $connection->close();
-            unset($this->connections[$id]);
+            $this->drop($id, $connection);
 
             return;
         }

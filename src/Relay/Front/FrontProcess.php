@@ -96,7 +96,7 @@ final class FrontProcess
     }
 
     /** Stops accepting; in-flight work gets until --drain-timeout, the rest stays spooled. */
-    public function stop(): void
+    private function stop(): void
     {
         if ($this->stopping) {
             return;

@@ -54,6 +54,19 @@ final class CallersTest extends TestCase
         self::assertTrue(feof($clients[2]), 'and closed');
     }
 
+    public function testTcpCallersGetHalfTheConnectionsAtMost(): void
+    {
+        $callers = new Callers(new FrontLimits(maxConnections: 4), new NullLogger());
+        $tcp = [$this->connect(), $this->connect(), $this->connect()];
+        $callers->accept($this->listener, true, 0.0);
+        $unix = [$this->connect(), $this->connect()];
+        $callers->accept($this->listener, false, 0.0);
+
+        self::assertSame(4, $callers->count(), 'two from TCP, two from the unix socket');
+        self::assertStringStartsWith('HTTP/1.1 503 ', self::readAll($tcp[2]));
+        self::assertSame('', self::readAll($unix[1]));
+    }
+
     public function testAnIdleConnectionIsClosedAfterTheIdleTimeoutAndNotBefore(): void
     {
         $callers = new Callers(new FrontLimits(idleSeconds: 60.0), new NullLogger());
