@@ -164,13 +164,18 @@ final class Router
         }
         $now = hrtime(true) / 1e9;
         if ($this->throttle->isBlocked($now)) {
+            // Not logged one by one: a guesser must not fill the disk either.
             $retryAfter = $this->throttle->retryAfter($now);
-            $this->reject($connection, 429, \sprintf('Too many wrong X-WarmHttp-Token values on the TCP listener: tokens are not checked for %d s.', $retryAfter), true, [['Retry-After', (string) $retryAfter]]);
+            $this->metrics->add('rejected_total');
+            $connection->discardInput();
+            $connection->send(FrontAnswer::error(429, \sprintf('Too many wrong X-WarmHttp-Token values on the TCP listener: tokens are not checked for %d s.', $retryAfter), true, [['Retry-After', (string) $retryAfter]]));
 
             return false;
         }
         if (!hash_equals((string) $this->config->token, $token ?? '')) {
-            $this->throttle->failed($now);
+            if ($this->throttle->failed($now)) {
+                $this->logger->warning('Wrong tokens on the TCP listener: token checks blocked', ['failures' => TokenThrottle::MAX_FAILURES, 'within_s' => TokenThrottle::WINDOW_SECONDS, 'blocked_s' => TokenThrottle::BLOCK_SECONDS]);
+            }
             $this->reject($connection, 401, 'Missing or wrong X-WarmHttp-Token: the TCP listener requires the relay token.', true);
 
             return false;
@@ -243,15 +248,14 @@ final class Router
         };
     }
 
-    /** @param list<array{string, string}> $headers */
-    private function reject(CallerConnection $connection, int $status, string $message, bool $close, array $headers = []): void
+    private function reject(CallerConnection $connection, int $status, string $message, bool $close): void
     {
         $this->metrics->add('rejected_total');
         $this->logger->notice('Request refused', ['status' => $status, 'error' => $message]);
         if ($close) {
             $connection->discardInput();
         }
-        $connection->send($headers === [] ? WireResponse::relayError($status, $message, $close) : FrontAnswer::error($status, $message, $close, $headers));
+        $connection->send(WireResponse::relayError($status, $message, $close));
     }
 
     private function answer(CallerConnection $connection, string $bytes): void

@@ -38,13 +38,17 @@ final class TokenThrottle
         return max(1, (int) ceil($this->blockedUntil - $now));
     }
 
-    public function failed(float $now): void
+    /** @return bool whether this failure starts a block */
+    public function failed(float $now): bool
     {
         $this->failures = array_values(array_filter($this->failures, static fn(float $at): bool => $at > $now - self::WINDOW_SECONDS));
         $this->failures[] = $now;
-        if (\count($this->failures) >= self::MAX_FAILURES) {
-            $this->blockedUntil = $now + self::BLOCK_SECONDS;
-            $this->failures = [];
+        if (\count($this->failures) < self::MAX_FAILURES) {
+            return false;
         }
+        $this->blockedUntil = $now + self::BLOCK_SECONDS;
+        $this->failures = [];
+
+        return true;
     }
 }

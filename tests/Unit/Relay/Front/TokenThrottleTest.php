@@ -13,11 +13,11 @@ final class TokenThrottleTest extends TestCase
     {
         $throttle = new TokenThrottle();
         for ($i = 0; $i < 9; ++$i) {
-            $throttle->failed(100.0 + $i);
+            self::assertFalse($throttle->failed(100.0 + $i));
         }
         self::assertFalse($throttle->isBlocked(108.5));
 
-        $throttle->failed(109.0);
+        self::assertTrue($throttle->failed(109.0), 'the tenth failure starts the block');
 
         self::assertTrue($throttle->isBlocked(109.0));
         self::assertSame(10, $throttle->retryAfter(109.0));
