@@ -40,8 +40,12 @@ final class CallerConnection
     /** When a byte last moved either way (monotonic seconds). */
     public float $lastActive;
 
-    /** When the first byte of the head still being read arrived; null between requests. */
-    public ?float $headSince = null;
+    /**
+     * Since when the head being read has been awaited: from the connection's start for the
+     * first request (a caller connects to send one), else from its first byte; null between
+     * requests.
+     */
+    public ?float $headSince;
 
     private ?RequestHead $head = null;
 
@@ -60,6 +64,7 @@ final class CallerConnection
     {
         stream_set_blocking($socket, false);
         $this->lastActive = $now;
+        $this->headSince = $now;
     }
 
     /** @return bool false when the peer has closed or the socket broke */
@@ -74,7 +79,7 @@ final class CallerConnection
         // A closing connection's input is read only so that closing it sends no reset.
         if ($bytes !== '' && !$this->closing) {
             $this->lastActive = $now;
-            if ($this->head === null && $this->in === '') {
+            if ($this->head === null && $this->headSince === null) {
                 $this->headSince = $now;
             }
             $this->in .= $bytes;

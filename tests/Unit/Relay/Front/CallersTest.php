@@ -67,11 +67,24 @@ final class CallersTest extends TestCase
         self::assertSame('', self::readAll($unix[1]));
     }
 
+    public function testANewConnectionThatSendsNothingIsAnswered408AfterTheHeadTimeout(): void
+    {
+        $callers = new Callers(new FrontLimits(headSeconds: 10.0), new NullLogger());
+        $client = $this->connect();
+        $callers->accept($this->listener, false, 100.0);
+
+        $callers->expire(109.0);
+        self::assertSame('', self::readAll($client));
+        $callers->expire(111.0);
+        self::assertStringStartsWith('HTTP/1.1 408 ', self::readAll($client));
+    }
+
     public function testAnIdleConnectionIsClosedAfterTheIdleTimeoutAndNotBefore(): void
     {
         $callers = new Callers(new FrontLimits(idleSeconds: 60.0), new NullLogger());
         $client = $this->connect();
         $callers->accept($this->listener, false, 100.0);
+        $this->only($callers)->headSince = null; // between requests: its last one was answered
 
         $callers->expire(159.0);
         self::assertSame(1, $callers->count());
@@ -80,25 +93,40 @@ final class CallersTest extends TestCase
         self::assertSame('', self::readAll($client), 'closed without an answer: nothing was asked');
     }
 
-    public function testAHeadNotCompleteWithinTheHeadTimeoutIsAnswered408(): void
+    public function testAHeadNotCompleteWithinTheHeadTimeoutIsAnswered408WhileBytesTrickle(): void
     {
         $callers = new Callers(new FrontLimits(headSeconds: 10.0), new NullLogger());
         $client = $this->connect();
         $callers->accept($this->listener, false, 100.0);
-        fwrite($client, "POST http://localhost/x HTTP/1.1\r\nX-A: 1\r\n");
         $connection = $this->only($callers);
-        usleep(10_000);
-        self::assertTrue($connection->read(101.0));
-        // Bytes keep coming, but the head still is not complete.
-        fwrite($client, "X-B: 2\r\n");
-        usleep(10_000);
-        self::assertTrue($connection->read(110.5));
+        foreach (["POST http://localhost/x HTTP/1.1\r\n", "X-A: 1\r\n"] as $i => $bytes) {
+            fwrite($client, $bytes);
+            usleep(10_000);
+            self::assertTrue($connection->read(101.0 + 8 * $i));
+        }
 
+        $callers->expire(109.5);
+        self::assertSame('', self::readAll($client), 'bytes keep coming, but the head is not complete');
         $callers->expire(110.5);
-        self::assertSame('', $connection->out);
-        $callers->expire(111.5);
         self::assertStringStartsWith('HTTP/1.1 408 Request Timeout', self::readAll($client));
         self::assertTrue($connection->closing);
+    }
+
+    public function testTheHeadTimeoutOfALaterRequestRunsFromItsFirstByte(): void
+    {
+        $callers = new Callers(new FrontLimits(headSeconds: 10.0), new NullLogger());
+        $client = $this->connect();
+        $callers->accept($this->listener, false, 100.0);
+        $connection = $this->only($callers);
+        $connection->headSince = null; // its first request was answered
+        fwrite($client, "POST http://localhost/x HTTP/1.1\r\n");
+        usleep(10_000);
+        $connection->read(150.0);
+
+        $callers->expire(159.5);
+        self::assertSame('', self::readAll($client));
+        $callers->expire(160.5);
+        self::assertStringStartsWith('HTTP/1.1 408 ', self::readAll($client));
     }
 
     public function testABusyConnectionIsNeverTimedOut(): void
