@@ -38,8 +38,11 @@ final class Journal
     public static function segments(string $dir): array
     {
         $segments = [];
-        foreach (glob($dir . '/*.log') ?: [] as $path) {
-            $segments[] = (int) basename($path, '.log');
+        // GLOB_MARK ends directories in '/': something in the way of a segment's name is not one
+        foreach (glob($dir . '/*.log', \GLOB_MARK) ?: [] as $path) {
+            if (!str_ends_with($path, '/')) {
+                $segments[] = (int) basename($path, '.log');
+            }
         }
         sort($segments);
 

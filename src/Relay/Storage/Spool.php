@@ -36,12 +36,18 @@ final class Spool
         try {
             $db = new \PDO('sqlite:' . $path, null, null, [\PDO::ATTR_ERRMODE => \PDO::ERRMODE_EXCEPTION]);
             $db->exec('PRAGMA busy_timeout = 5000');
+            // Only takes on a new spool (before its tables): lets releaseFreePages() give the room
+            // of delivered rows back to the disk, where the front's --spool-reserve check sees it.
+            $db->exec('PRAGMA auto_vacuum = INCREMENTAL');
             $db->exec('PRAGMA journal_mode = WAL');
             $db->exec('PRAGMA synchronous = ' . ($fsync ? 'FULL' : 'NORMAL'));
             // The WAL is reset after each checkpoint; 256 pages (1 MiB) instead of 1000 bounds
             // the room the spool needs beyond its rows, so --spool-reserve can cover it.
             $db->exec('PRAGMA wal_autocheckpoint = 256');
-            $db->exec('PRAGMA journal_size_limit = 4194304');
+            // The WAL is cut back to 1 MiB when it is reset (4 MiB before): on a 4 MiB disk with a
+            // 2 MiB reserve, a WAL kept at its high mark held the front at 507 after every row
+            // was delivered.
+            $db->exec('PRAGMA journal_size_limit = 1048576');
             SpoolSchema::create($db);
         } catch (\PDOException $e) {
             throw new SpoolUnavailable(\sprintf('Cannot open the spool "%s": %s', $path, $e->getMessage()), 0, $e);
@@ -83,6 +89,46 @@ final class Spool
 
             return $stored;
         });
+    }
+
+    /**
+     * Gives the pages of delivered and dead-lettered rows back to the disk once more than
+     * $minPages (4 KiB each) are free, so a spool that drained shrinks again. Best effort: on a
+     * full disk the vacuum itself may fail, and the pages stay free inside the spool for new rows.
+     * Spools created before auto_vacuum keep their pages (VACUUM them by hand, relay stopped).
+     */
+    public function releaseFreePages(int $minPages = 256): void
+    {
+        try {
+            $free = $this->db->query('PRAGMA freelist_count');
+            \assert($free !== false);
+            $pages = $free->fetchColumn();
+            $free->closeCursor();
+            if (is_numeric($pages) && (int) $pages > $minPages) {
+                $this->db->exec('PRAGMA incremental_vacuum');
+                $this->checkpoint(); // the file shrinks at a checkpoint, which also empties the WAL
+            }
+        } catch (\PDOException) {
+            // the room stays inside the spool, where new rows reuse it
+        }
+    }
+
+    /**
+     * Copies the WAL into the database file and empties it. After a write failed for want of
+     * room, the WAL is where the room went: frames of transactions that never committed, and
+     * committed ones no checkpoint could move while writes kept failing (a checkpoint runs only
+     * after a commit). Without this the WAL stayed at its high mark and every later write,
+     * however small, needed more disk: the spool was stuck after the disk had room again.
+     */
+    public function checkpoint(): void
+    {
+        try {
+            $checkpoint = $this->db->query('PRAGMA wal_checkpoint(TRUNCATE)');
+            \assert($checkpoint !== false);
+            $checkpoint->closeCursor();
+        } catch (\PDOException) {
+            // still no room, or a reader in the way: the next failure tries again
+        }
     }
 
     /** The latest SpoolClock time a worker committed with; null before any did. */

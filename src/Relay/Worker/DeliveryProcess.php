@@ -51,7 +51,15 @@ final class DeliveryProcess
      */
     private const BATCH_BYTES = 262144;
 
+    /** How often the spool may give free pages back to the disk (a PRAGMA query each time). */
+    private const RELEASE_EVERY_SECONDS = 1.0;
+
     private int $batchBytes = self::BATCH_BYTES;
+
+    private float $releasedAt = 0.0;
+
+    /** Rows left the spool since its free pages were last given back. */
+    private bool $rowsLeft = false;
 
     private int $failures = 0;
 
@@ -131,6 +139,7 @@ final class DeliveryProcess
         if ($this->backingOff()) {
             return;
         }
+        $this->releaseFreePages();
         $outcomesOnly = $this->failures > 0 && !$this->deliverer->outcomes()->isEmpty();
         [$requests, $to] = $outcomesOnly ? [[], $this->position] : $this->journal->read($this->position, $this->batchBytes);
         $outcomes = $this->deliverer->outcomes();
@@ -147,12 +156,24 @@ final class DeliveryProcess
         }
         $this->recovered();
         $this->deliverer->recorded();
+        $this->rowsLeft = $this->rowsLeft || !$outcomes->isEmpty();
         if ($to->segment !== $this->position->segment) {
             $this->journal->forget($to);
         }
         $this->position = $to;
         if (!$this->stopping) {
             $this->deliverer->offer($stored);
+        }
+    }
+
+    /** At most once a second, and once more after the last rows left: a drained spool shrinks. */
+    private function releaseFreePages(): void
+    {
+        $now = $this->clock->now();
+        if ($this->rowsLeft && $now - $this->releasedAt >= self::RELEASE_EVERY_SECONDS) {
+            $this->releasedAt = $now;
+            $this->rowsLeft = false;
+            $this->spool->releaseFreePages();
         }
     }
 
@@ -168,6 +189,7 @@ final class DeliveryProcess
         ++$this->failures;
         $this->retryAt = $this->clock->now() + $delay;
         $this->batchBytes = max(1, intdiv($this->batchBytes, 2));
+        $this->spool->checkpoint();
         $this->logger->error('The spool failed; nothing acknowledged is lost, trying again later', [
             'error' => $e->getMessage(),
             'records_waiting' => $records,

@@ -9,6 +9,7 @@ use WarmHttp\Relay\Front\JournalWriter;
 use WarmHttp\Relay\Storage\Journal;
 use WarmHttp\Relay\Storage\JournalRecord;
 use WarmHttp\Relay\Storage\SpooledRequest;
+use WarmHttp\Relay\Storage\SpoolLock;
 use WarmHttp\Relay\Storage\SpoolUnavailable;
 use WarmHttp\Tests\Unit\Support\TempDirectory;
 
@@ -59,6 +60,35 @@ final class JournalWriterTest extends TestCase
 
         self::assertSame(['1-0'], $writer->append([self::request(str_repeat('x', 300_000))]));
         self::assertSame(['2-0'], $writer->append([self::request('after')]));
+    }
+
+    public function testARotationThatFailsKeepsTheSegmentAndTriesAgainLater(): void
+    {
+        $writer = JournalWriter::open($this->temp->path, false, 0);
+        mkdir(Journal::segmentPath($this->temp->path, 2)); // in the way of the next segment
+
+        self::assertSame(['1-0'], $writer->append([self::request(str_repeat('x', 300_000))]));
+        $length = \strlen(JournalRecord::encode(self::request(str_repeat('x', 300_000))));
+        self::assertSame(['1-' . $length], $writer->append([self::request('still here')]), 'no crash: the same segment goes on');
+        self::assertSame([1], Journal::segments($this->temp->path), 'what is in the way is not taken for a segment');
+
+        rmdir(Journal::segmentPath($this->temp->path, 2));
+        $writer->append([self::request('rotates now')]);
+        self::assertSame(['2-0'], $writer->append([self::request('in the next segment')]));
+    }
+
+    public function testHoldsTheSpoolLockItWasGiven(): void
+    {
+        $spool = $this->temp->path . '/spool.sqlite';
+        $writer = JournalWriter::open(Journal::dirFor($spool), false, 0, SpoolLock::acquire($spool));
+
+        $this->expectException(SpoolUnavailable::class);
+        $this->expectExceptionMessage('Another relay');
+        try {
+            SpoolLock::acquire($spool);
+        } finally {
+            unset($writer);
+        }
     }
 
     public function testCreatesTheDirectory(): void
