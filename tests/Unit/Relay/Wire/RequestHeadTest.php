@@ -29,4 +29,12 @@ final class RequestHeadTest extends TestCase
 
         self::assertSame($expected, $head->expectsContinue());
     }
+
+    public function testHeaderFindsTheFirstValueInAnyLetterCase(): void
+    {
+        $head = new RequestHead('POST', '/', [['X-WarmHttp-Token', 'a'], ['x-warmhttp-token', 'b']], 20, false, null, false);
+
+        self::assertSame('a', $head->header('x-WARMHTTP-token'));
+        self::assertNull($head->header('Authorization'));
+    }
 }
