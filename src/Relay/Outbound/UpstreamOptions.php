@@ -99,6 +99,11 @@ final class UpstreamOptions
     }
 
     /**
+     * The caller's header lines as they came, then what keeps libcurl from adding its own (as
+     * the Client does, CurlOptions::headers): no Accept of any type and, for a body, no
+     * "Content-Type: application/x-www-form-urlencoded" the caller did not send. An empty value
+     * goes as "Name;", curl's spelling for it: "Name:" would drop the header.
+     *
      * @param list<array{string, string}> $headers
      *
      * @return list<string>
@@ -106,10 +111,20 @@ final class UpstreamOptions
     private static function headers(array $headers, bool $hasBody): array
     {
         $lines = [];
+        $hasAccept = $hasType = false;
         foreach ($headers as [$name, $value]) {
-            if (!$hasBody || strcasecmp($name, 'Content-Length') !== 0) {
-                $lines[] = $name . ': ' . $value; // curl writes the true length of what it sends
+            if ($hasBody && strcasecmp($name, 'Content-Length') === 0) {
+                continue; // curl writes the true length of what it sends
             }
+            $hasAccept = $hasAccept || strcasecmp($name, 'Accept') === 0;
+            $hasType = $hasType || strcasecmp($name, 'Content-Type') === 0;
+            $lines[] = $value === '' ? $name . ';' : $name . ': ' . $value;
+        }
+        if (!$hasAccept) {
+            $lines[] = 'Accept:';
+        }
+        if ($hasBody && !$hasType) {
+            $lines[] = 'Content-Type:';
         }
         $lines[] = 'Expect:'; // no 100-continue round trip
 

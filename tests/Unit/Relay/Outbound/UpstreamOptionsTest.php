@@ -25,7 +25,16 @@ final class UpstreamOptionsTest extends TestCase
 
         self::assertSame('POST', $curl[\CURLOPT_CUSTOMREQUEST]);
         self::assertSame('hello', $curl[\CURLOPT_POSTFIELDS]);
-        self::assertSame(['Content-Type: text/plain', 'Expect:'], $curl[\CURLOPT_HTTPHEADER]);
+        self::assertSame(['Content-Type: text/plain', 'Accept:', 'Expect:'], $curl[\CURLOPT_HTTPHEADER]);
+    }
+
+    public function testCurlAddsNoAcceptAndNoFormTypeTheCallerDidNotSend(): void
+    {
+        $withBody = UpstreamOptions::build('PUT', 'http://a.test/', [['X-Empty', '']], 'data', true, []);
+        $bodiless = UpstreamOptions::build('GET', 'http://a.test/', [], '', true, []);
+
+        self::assertSame(['X-Empty;', 'Accept:', 'Content-Type:', 'Expect:'], $withBody[\CURLOPT_HTTPHEADER]);
+        self::assertSame(['Accept:', 'Expect:'], $bodiless[\CURLOPT_HTTPHEADER]);
     }
 
     public function testABodyThatMustNotGoTwiceIsReadThroughACallbackThatCannotRewind(): void
