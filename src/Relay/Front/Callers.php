@@ -19,6 +19,9 @@ final class Callers
 {
     private const SWEEP_SECONDS = 1.0;
 
+    /** An idle connection younger than this is not given away: its app may be about to use it. */
+    private const EVICTABLE_IDLE_SECONDS = 1.0;
+
     /** @var array<int, CallerConnection> by socket id */
     private array $connections = [];
 
@@ -49,7 +52,7 @@ final class Callers
     {
         // Accept everything queued: under load one select wakes for many callers.
         while (($socket = @stream_socket_accept($listener, 0)) !== false) {
-            if ($this->isFull($needsToken)) {
+            if ($this->isFull($needsToken) && !$this->evictIdle($needsToken, $now)) {
                 $this->turnAway($socket, $now);
                 continue;
             }
@@ -66,6 +69,29 @@ final class Callers
     {
         return \count($this->connections) >= $this->limits->maxConnections
             || ($needsToken && $this->tcpConnections >= intdiv($this->limits->maxConnections, 2));
+    }
+
+    /**
+     * At the cap, a caller that is waiting gets the place of the one idle the longest (for at
+     * least EVICTABLE_IDLE_SECONDS): a flood of idle connections then cannot shut anyone out,
+     * and an app whose kept connection was closed reconnects on its next request.
+     */
+    private function evictIdle(bool $needsToken, float $now): bool
+    {
+        // With room overall, only the TCP share is full: the place must come from TCP.
+        $fromTcpOnly = $needsToken && \count($this->connections) < $this->limits->maxConnections;
+        $oldest = null;
+        foreach ($this->connections as $connection) {
+            if ($connection->isIdle() && (!$fromTcpOnly || $connection->needsToken) && ($oldest === null || $connection->lastActive < $oldest->lastActive)) {
+                $oldest = $connection;
+            }
+        }
+        if ($oldest === null || $now - $oldest->lastActive < self::EVICTABLE_IDLE_SECONDS) {
+            return false;
+        }
+        $this->drop((int) $oldest->socket, $oldest);
+
+        return !$this->isFull($needsToken);
     }
 
     /**

@@ -45,6 +45,7 @@ final class CallersTest extends TestCase
         $callers = new Callers(new FrontLimits(maxConnections: 2), new NullLogger());
         $clients = [$this->connect(), $this->connect(), $this->connect()];
         $callers->accept($this->listener, false, 0.0);
+        // (all three arrive at once: none has been idle long enough to give its place away)
 
         $answer = self::readAll($clients[2]);
 
@@ -52,6 +53,46 @@ final class CallersTest extends TestCase
         self::assertStringStartsWith('HTTP/1.1 503 ', $answer);
         self::assertStringContainsString('2 connections open', $answer);
         self::assertTrue(feof($clients[2]), 'and closed');
+    }
+
+    public function testAtTheCapTheConnectionIdleTheLongestGivesItsPlaceToANewCaller(): void
+    {
+        $callers = new Callers(new FrontLimits(maxConnections: 2), new NullLogger());
+        $old = $this->connect();
+        $callers->accept($this->listener, false, 100.0);
+        $recent = $this->connect();
+        $callers->accept($this->listener, false, 105.0);
+        $this->connect();
+        $callers->accept($this->listener, false, 110.0);
+
+        self::assertSame(2, $callers->count());
+        self::assertSame('', self::readAll($old));
+        self::assertTrue(feof($old), 'the oldest idle one was closed');
+        self::assertSame('', self::readAll($recent));
+        self::assertFalse(feof($recent));
+    }
+
+    public function testAtTheCapAConnectionIdleLessThanASecondIsNotGivenAway(): void
+    {
+        $callers = new Callers(new FrontLimits(maxConnections: 1), new NullLogger());
+        $this->connect();
+        $callers->accept($this->listener, false, 100.0);
+        $new = $this->connect();
+        $callers->accept($this->listener, false, 100.5);
+
+        self::assertStringStartsWith('HTTP/1.1 503 ', self::readAll($new));
+    }
+
+    public function testAtTheCapAConnectionWithARequestInFlightIsNotGivenAway(): void
+    {
+        $callers = new Callers(new FrontLimits(maxConnections: 1), new NullLogger());
+        $this->connect();
+        $callers->accept($this->listener, false, 100.0);
+        $this->only($callers)->busy = true;
+        $new = $this->connect();
+        $callers->accept($this->listener, false, 200.0);
+
+        self::assertStringStartsWith('HTTP/1.1 503 ', self::readAll($new));
     }
 
     public function testTcpCallersGetHalfTheConnectionsAtMost(): void
