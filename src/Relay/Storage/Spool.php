@@ -92,12 +92,14 @@ final class Spool
     }
 
     /**
-     * Gives the pages of delivered and dead-lettered rows back to the disk once more than
-     * $minPages (4 KiB each) are free, so a spool that drained shrinks again. Best effort: on a
-     * full disk the vacuum itself may fail, and the pages stay free inside the spool for new rows.
-     * Spools created before auto_vacuum keep their pages (VACUUM them by hand, relay stopped).
+     * Gives the room of delivered and dead-lettered rows back to the disk, where the front's
+     * --spool-reserve check sees it: the free pages (once more than $minPages of 4 KiB), then
+     * the WAL, emptied by a checkpoint. For a spool that has drained: the worker calls it with
+     * nothing in flight. Best effort: on a full disk the vacuum itself may fail, and the pages
+     * stay free inside the spool for new rows. Spools created before auto_vacuum keep their
+     * pages (VACUUM them by hand, relay stopped).
      */
-    public function releaseFreePages(int $minPages = 256): void
+    public function releaseFreePages(int $minPages = 64): void
     {
         try {
             $free = $this->db->query('PRAGMA freelist_count');
@@ -106,11 +108,11 @@ final class Spool
             $free->closeCursor();
             if (is_numeric($pages) && (int) $pages > $minPages) {
                 $this->db->exec('PRAGMA incremental_vacuum');
-                $this->checkpoint(); // the file shrinks at a checkpoint, which also empties the WAL
             }
         } catch (\PDOException) {
             // the room stays inside the spool, where new rows reuse it
         }
+        $this->checkpoint(); // the file shrinks at a checkpoint, which also empties the WAL
     }
 
     /**
@@ -119,15 +121,19 @@ final class Spool
      * committed ones no checkpoint could move while writes kept failing (a checkpoint runs only
      * after a commit). Without this the WAL stayed at its high mark and every later write,
      * however small, needed more disk: the spool was stuck after the disk had room again.
+     *
+     * @return bool false: it failed for want of room
      */
-    public function checkpoint(): void
+    public function checkpoint(): bool
     {
         try {
             $checkpoint = $this->db->query('PRAGMA wal_checkpoint(TRUNCATE)');
             \assert($checkpoint !== false);
             $checkpoint->closeCursor();
+
+            return true; // done, or a reader in the way (it is not the disk)
         } catch (\PDOException) {
-            // still no room, or a reader in the way: the next failure tries again
+            return false; // no room to move the WAL into the database file
         }
     }
 

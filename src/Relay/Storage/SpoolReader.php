@@ -36,7 +36,10 @@ final class SpoolReader
      */
     public function counts(?\Closure $inJournal = null): array
     {
-        $row = $this->query('SELECT COUNT(*), COALESCE(SUM(attempts > 0), 0), MIN(created_at) FROM pending')->fetch(\PDO::FETCH_NUM);
+        // Each from an index, none from the rows (a scan of 50,000 spooled bodies took 28 ms of
+        // the front's loop per scrape): retrying from a partial index of the rows that failed,
+        // the oldest as the first row taken in (a row relay:retry requeued keeps its place).
+        $row = $this->query('SELECT (SELECT COUNT(*) FROM pending), (SELECT COUNT(*) FROM pending WHERE attempts > 0), (SELECT created_at FROM pending ORDER BY id LIMIT 1)')->fetch(\PDO::FETCH_NUM);
         /** @var array<string, int|string> $counters */
         $counters = $this->query('SELECT name, value FROM counters')->fetchAll(\PDO::FETCH_KEY_PAIR);
         $dead = $this->query('SELECT COUNT(*) FROM dead')->fetchColumn();

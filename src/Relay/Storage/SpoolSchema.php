@@ -21,6 +21,7 @@ final class SpoolSchema
             last_error TEXT
         );
         CREATE INDEX IF NOT EXISTS pending_due ON pending (next_attempt_at);
+        CREATE INDEX IF NOT EXISTS pending_retrying ON pending (attempts) WHERE attempts > 0;
         CREATE TABLE IF NOT EXISTS dead (
             id INTEGER PRIMARY KEY, method TEXT NOT NULL, uri TEXT NOT NULL, headers TEXT NOT NULL,
             body BLOB NOT NULL, idempotency_key TEXT NOT NULL, attempts INTEGER NOT NULL,

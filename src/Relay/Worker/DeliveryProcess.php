@@ -140,6 +140,13 @@ final class DeliveryProcess
             return;
         }
         $this->releaseFreePages();
+        // After a failure the WAL is emptied first: a write attempted with the WAL at its high
+        // mark would take the room that came back, and fail again.
+        if ($this->failures > 0 && !$this->spool->checkpoint()) {
+            $this->failed(new SpoolUnavailable('The spool disk is full: the write-ahead log cannot be moved into the spool yet.'));
+
+            return;
+        }
         $outcomesOnly = $this->failures > 0 && !$this->deliverer->outcomes()->isEmpty();
         [$requests, $to] = $outcomesOnly ? [[], $this->position] : $this->journal->read($this->position, $this->batchBytes);
         $outcomes = $this->deliverer->outcomes();
@@ -166,11 +173,14 @@ final class DeliveryProcess
         }
     }
 
-    /** At most once a second, and once more after the last rows left: a drained spool shrinks. */
+    /**
+     * Once the spool has drained (nothing in flight) and rows left it, at most once a second:
+     * under load the WAL's own checkpoints keep it at 1 MiB, and new rows reuse free pages.
+     */
     private function releaseFreePages(): void
     {
         $now = $this->clock->now();
-        if ($this->rowsLeft && $now - $this->releasedAt >= self::RELEASE_EVERY_SECONDS) {
+        if ($this->rowsLeft && $this->deliverer->inFlight() === 0 && $now - $this->releasedAt >= self::RELEASE_EVERY_SECONDS) {
             $this->releasedAt = $now;
             $this->rowsLeft = false;
             $this->spool->releaseFreePages();
@@ -189,7 +199,6 @@ final class DeliveryProcess
         ++$this->failures;
         $this->retryAt = $this->clock->now() + $delay;
         $this->batchBytes = max(1, intdiv($this->batchBytes, 2));
-        $this->spool->checkpoint();
         $this->logger->error('The spool failed; nothing acknowledged is lost, trying again later', [
             'error' => $e->getMessage(),
             'records_waiting' => $records,
