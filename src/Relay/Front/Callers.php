@@ -232,7 +232,7 @@ final class Callers
     {
         $this->logger->notice('Request timed out', ['status' => 408, 'error' => $message]);
         $connection->discardInput();
-        $connection->send(FrontAnswer::error(408, $message, true));
+        $connection->send(WireResponse::relayError(408, $message, true));
         // A caller that does not read its 408 either is closed a head timeout later.
         $connection->lastActive = $now - $this->limits->idleSeconds + $this->limits->headSeconds;
     }

@@ -168,7 +168,7 @@ final class Router
             $retryAfter = $this->throttle->retryAfter($now);
             $this->metrics->add('rejected_total');
             $connection->discardInput();
-            $connection->send(FrontAnswer::error(429, \sprintf('Too many wrong X-WarmHttp-Token values on the TCP listener: tokens are not checked for %d s.', $retryAfter), true, [['Retry-After', (string) $retryAfter]]));
+            $connection->send(WireResponse::relayError(429, \sprintf('Too many wrong X-WarmHttp-Token values on the TCP listener: tokens are not checked for %d s.', $retryAfter), true, [['Retry-After', (string) $retryAfter]]));
 
             return false;
         }

@@ -13,8 +13,8 @@ final class WireResponse
 {
     private const REASONS = [
         100 => 'Continue', 200 => 'OK', 202 => 'Accepted', 400 => 'Bad Request', 401 => 'Unauthorized',
-        403 => 'Forbidden', 404 => 'Not Found', 405 => 'Method Not Allowed', 411 => 'Length Required',
-        413 => 'Content Too Large', 431 => 'Request Header Fields Too Large', 500 => 'Internal Server Error',
+        403 => 'Forbidden', 404 => 'Not Found', 405 => 'Method Not Allowed', 408 => 'Request Timeout', 411 => 'Length Required',
+        413 => 'Content Too Large', 429 => 'Too Many Requests', 431 => 'Request Header Fields Too Large', 500 => 'Internal Server Error',
         502 => 'Bad Gateway', 503 => 'Service Unavailable', 504 => 'Gateway Timeout', 507 => 'Insufficient Storage',
     ];
 
@@ -45,12 +45,17 @@ final class WireResponse
         return $head . "\r\n";
     }
 
-    /** An answer from the relay itself (not the destination), with a one-line reason. */
-    public static function relayError(int $status, string $message, bool $close = false): string
+    /**
+     * An answer from the relay itself (not the destination), with a one-line reason.
+     *
+     * @param list<array{string, string}> $headers more lines, e.g. Retry-After
+     */
+    public static function relayError(int $status, string $message, bool $close = false, array $headers = []): string
     {
         return self::render($status, $message . "\n", [
             ['Content-Type', 'text/plain; charset=utf-8'],
             ['X-WarmHttp-Error', str_replace(["\r", "\n"], ' ', substr($message, 0, 200))],
+            ...$headers,
         ], $close);
     }
 
