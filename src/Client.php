@@ -6,7 +6,6 @@ namespace WarmHttp;
 
 use Nyholm\Psr7\Factory\Psr17Factory;
 use Nyholm\Psr7\Request;
-use Psr\Http\Client\ClientInterface;
 use Psr\Http\Message\RequestFactoryInterface;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
@@ -37,7 +36,7 @@ use WarmHttp\Relay\App\SyncRoute;
  * shares the same connections, DNS cache and TLS sessions. It is also a PSR-17 factory,
  * so `$client->createRequest('GET', $url)` needs no other package.
  */
-final class Client implements ClientInterface, RequestFactoryInterface, StreamFactoryInterface, UriFactoryInterface
+final class Client implements HttpClient, RequestFactoryInterface, StreamFactoryInterface, UriFactoryInterface
 {
     private readonly Options $options;
 
