@@ -8,7 +8,8 @@ use Symfony\Component\Process\Process;
 
 /**
  * A throw-away CA and a server certificate it signed, for localhost, 127.0.0.1 and ::1, made
- * with the openssl CLI so TLS verification can stay on in every test.
+ * with the openssl CLI so TLS verification can stay on in every test; on request, client
+ * certificates the same CA signed (the rig nginx's mtls listeners trust it).
  *
  * @internal test/bench tooling
  */
@@ -47,6 +48,22 @@ final class Certificate
         return $this->dir->path('server.key');
     }
 
+    /**
+     * A client certificate for CN=$name, made on first use: [certificate PEM, key PEM]; with a
+     * passphrase, the key is encrypted with it (AES-256).
+     *
+     * @return array{string, string}
+     */
+    public function client(string $name = 'client', ?string $passphrase = null): array
+    {
+        $base = $this->dir->path('client-' . preg_replace('/[^a-z0-9-]/', '', strtolower($name)) . ($passphrase === null ? '' : '-encrypted'));
+        if (!is_file($base . '.pem')) {
+            $this->makeClient($name, $base, $passphrase);
+        }
+
+        return [$base . '.pem', $base . '.key'];
+    }
+
     public function remove(): void
     {
         $this->dir->remove();
@@ -77,6 +94,26 @@ final class Certificate
             'x509', '-req', '-in', $csr, '-CA', $this->caFile(), '-CAkey', $this->dir->path('ca.key'),
             '-CAcreateserial', '-out', $this->certFile(), '-days', '30', '-extfile', $ext,
         ]);
+    }
+
+    private function makeClient(string $name, string $base, ?string $passphrase): void
+    {
+        file_put_contents($base . '.ext', "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n");
+        $this->openssl([
+            'req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+            '-keyout', $base . '.plain.key', '-out', $base . '.csr', '-subj', '/CN=' . $name,
+        ]);
+        $this->openssl([
+            'x509', '-req', '-in', $base . '.csr', '-CA', $this->caFile(), '-CAkey', $this->dir->path('ca.key'),
+            '-CAcreateserial', '-out', $base . '.pem', '-days', '30', '-extfile', $base . '.ext',
+        ]);
+        if ($passphrase === null) {
+            rename($base . '.plain.key', $base . '.key');
+
+            return;
+        }
+        $this->openssl(['pkey', '-in', $base . '.plain.key', '-out', $base . '.key', '-aes256', '-passout', 'pass:' . $passphrase]);
+        unlink($base . '.plain.key');
     }
 
     /**

@@ -27,10 +27,13 @@ final class Nginx
         '10m' => 10485760, '10485760' => 10485760, '1g' => 1073741824, '1073741824' => 1073741824,
     ];
 
+    /** The JSON answer served by /json/NAME (gzip_static: /json/NAME.gz to a client that accepts gzip). */
+    public const JSON_PAYLOADS = ['large.json'];
+
     private ?Process $process;
 
     /**
-     * @param array{h2: int, h1tls: int, plain: int} $ports
+     * @param array{h2: int, h1tls: int, plain: int, mtls: int, mtls_optional: int} $ports
      */
     private function __construct(
         private readonly TempDir $dir,
@@ -87,12 +90,13 @@ final class Nginx
     }
 
     /**
-     * @param string $listener 'h2', 'h1tls' or 'plain'
+     * @param string $listener 'h2', 'h1tls', 'plain', or the client-certificate ones 'mtls'
+     *                         (required) and 'mtls_optional'
      */
     public function port(string $listener): int
     {
         return match ($listener) {
-            'h2', 'h1tls', 'plain' => $this->ports[$listener],
+            'h2', 'h1tls', 'plain', 'mtls', 'mtls_optional' => $this->ports[$listener],
             default => throw new \InvalidArgumentException(\sprintf('Unknown listener "%s", expected one of: %s.', $listener, implode(', ', self::LISTENERS))),
         };
     }
@@ -205,7 +209,7 @@ final class Nginx
 
     private static function prepare(TempDir $dir): void
     {
-        foreach (['tmp', 'bytes'] as $sub) {
+        foreach (['tmp', 'bytes', 'json', 'encoded'] as $sub) {
             mkdir($dir->path($sub), 0o700);
         }
         foreach (self::PAYLOADS as $name => $size) {
@@ -217,11 +221,44 @@ final class Nginx
             ftruncate($handle, $size);
             fclose($handle);
         }
+        self::writeJson($dir->path('json/large.json'));
+    }
+
+    /**
+     * A 1 MiB API-like JSON answer, and beside it the gzip of it that gzip_static serves to a
+     * client that accepts gzip (nginx spends no CPU compressing, in tests or benchmarks).
+     */
+    private static function writeJson(string $path): void
+    {
+        $items = [];
+        for ($i = 0; $i < 8200; ++$i) { // about 1 MiB, 10:1 in gzip
+            $items[] = ['id' => $i, 'name' => 'item-' . $i, 'tags' => ['alpha', 'beta', 'gamma'], 'price' => $i * 1.25,
+                'active' => $i % 3 === 0, 'created_at' => \sprintf('2026-01-%02dT10:%02d:00Z', $i % 28 + 1, $i % 60)];
+        }
+        $json = (string) json_encode(['items' => $items]);
+        file_put_contents($path, $json);
+        file_put_contents($path . '.gz', (string) gzencode($json, 6));
+    }
+
+    /**
+     * Puts a file under /gzip/NAME and /zstd/NAME, served as it is with that Content-Encoding
+     * (test answers made beforehand, such as a gzip bomb).
+     */
+    public function putEncoded(string $name, string $bytes): string
+    {
+        file_put_contents($this->dir->path('encoded/' . $name), $bytes);
+
+        return $name;
+    }
+
+    public function encodedPath(string $name): string
+    {
+        return $this->dir->path('encoded/' . $name);
     }
 
     private static function launch(string $binary, TempDir $dir, Certificate $certificate, float $keepalive): self
     {
-        $ports = ['h2' => FreePort::pick(), 'h1tls' => FreePort::pick(), 'plain' => FreePort::pick()];
+        $ports = ['h2' => FreePort::pick(), 'h1tls' => FreePort::pick(), 'plain' => FreePort::pick(), 'mtls' => FreePort::pick(), 'mtls_optional' => FreePort::pick()];
         $config = new NginxConfig($dir->path(), $ports, $certificate, $keepalive);
         file_put_contents($dir->path('locations.conf'), $config->locations());
         file_put_contents($dir->path('nginx.conf'), $config->render());

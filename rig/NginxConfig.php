@@ -6,7 +6,9 @@ namespace WarmHttp\Rig;
 
 /**
  * Renders the private nginx.conf: three listeners (TLS 1.3 + h2, TLS HTTP/1.1, plain HTTP/1.1)
- * serving the same endpoints, every path under one directory.
+ * serving the same endpoints, every path under one directory, and two TLS 1.3 + h2 listeners
+ * asking for a client certificate signed by the rig's CA: one requires it (mtls), one takes a
+ * request without (mtls_optional); the access log names the certificate each request came with.
  *
  * @internal test/bench tooling
  */
@@ -18,7 +20,7 @@ final class NginxConfig
     public const MAX_REDIRECTS = 100;
 
     /**
-     * @param array{h2: int, h1tls: int, plain: int} $ports
+     * @param array{h2: int, h1tls: int, plain: int, mtls: int, mtls_optional: int} $ports
      */
     public function __construct(
         private readonly string $dir,
@@ -42,6 +44,8 @@ final class NginxConfig
             $this->server($this->ports['h2'], 'ssl http2'),
             $this->server($this->ports['h1tls'], 'ssl'),
             $this->server($this->ports['plain'], ''),
+            $this->server($this->ports['mtls'], 'ssl http2', 'ssl_verify_client on;'),
+            $this->server($this->ports['mtls_optional'], 'ssl http2', 'ssl_verify_client optional;'),
             '}',
             '',
         ]);
@@ -50,6 +54,8 @@ final class NginxConfig
     public function locations(): string
     {
         $bytes = $this->dir . '/bytes/';
+        $json = $this->dir . '/json/';
+        $encoded = $this->dir . '/encoded/';
 
         return <<<CONF
             location = /fast { return 200 "ok"; }
@@ -59,6 +65,10 @@ final class NginxConfig
             location /echo/ { echo -n \$request_uri; }
             location = /echo-body { client_body_in_single_buffer on; echo_read_request_body; echo_request_body; }
             location /bytes/ { alias {$bytes}; }
+            location /json/ { alias {$json}; default_type application/json; gzip_static on; gzip_vary on; }
+            location /gzip/ { alias {$encoded}; default_type application/json; add_header Content-Encoding gzip; }
+            location /zstd/ { alias {$encoded}; default_type application/json; add_header Content-Encoding zstd; }
+            location = /whoami { return 200 "\$ssl_client_verify \$ssl_client_s_dn"; }
             location ~ ^/redirect/[0-9]+$ { return 302 \$rig_redirect_next; }
             location = /redirect-to { return 302 \$arg_url; }
             location = /headers { echo -n \$rig_headers; }
@@ -80,7 +90,8 @@ final class NginxConfig
             log_format rig escape=json '{"connection":"\$connection","requests":"\$connection_requests",'
                 '"request":"\$request","method":"\$request_method","uri":"\$request_uri","status":"\$status",'
                 '"reused":"\$ssl_session_reused","port":"\$server_port","time":"\$request_time",'
-                '"protocol":"\$server_protocol","bytes":"\$body_bytes_sent"}';
+                '"protocol":"\$server_protocol","bytes":"\$body_bytes_sent","client":"\$ssl_client_verify \$ssl_client_s_dn",'
+                '"accept_encoding":"\$http_accept_encoding"}';
             access_log {$d}/access.log rig;
             default_type application/octet-stream;
             sendfile on;
@@ -96,6 +107,7 @@ final class NginxConfig
             ssl_protocols TLSv1.3;
             ssl_session_cache shared:rig:1m;
             ssl_session_tickets on;
+            ssl_client_certificate {$this->certificate->caFile()};
             CONF;
     }
 
@@ -144,9 +156,9 @@ final class NginxConfig
             CONF;
     }
 
-    private function server(int $port, string $flags): string
+    private function server(int $port, string $flags, string $settings = ''): string
     {
-        return \sprintf("server {\n    listen 127.0.0.1:%d %s;\n    include %s/locations.conf;\n}", $port, $flags, $this->dir);
+        return \sprintf("server {\n    listen 127.0.0.1:%d %s;\n    %s\n    include %s/locations.conf;\n}", $port, $flags, $settings, $this->dir);
     }
 
     private function statusLocations(): string

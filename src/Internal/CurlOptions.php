@@ -21,6 +21,7 @@ final class CurlOptions
     private const CONTENT_TYPE = 2;
     private const USER_AGENT = 4;
     private const FRAMING = 8;
+    private const ACCEPT_ENCODING = 16;
 
     /**
      * The versions a request can ask for, where they can be told from PSR-7's default "1.1"
@@ -35,6 +36,7 @@ final class CurlOptions
         'user-agent' => self::USER_AGENT,
         'content-length' => self::FRAMING,
         'transfer-encoding' => self::FRAMING,
+        'accept-encoding' => self::ACCEPT_ENCODING,
     ];
 
     /** @return array<int, mixed> */
@@ -42,9 +44,12 @@ final class CurlOptions
     {
         return self::transport($options)
             + self::tls($options)
+            + self::clientCertificate($options)
+            + ProxyOption::curlOptions($options->proxy(), $options->optionalList('no_proxy'))
             + self::timeouts($options)
             + self::redirects($options)
-            + self::limits($options);
+            + self::limits($options)
+            + self::decoding($options);
     }
 
     /**
@@ -62,7 +67,13 @@ final class CurlOptions
             + self::version($httpVersion ?? self::REQUESTED_VERSIONS[$request->getProtocolVersion()] ?? null, $https)
             + self::method($request)
             + self::body($request, $safeToResend);
-        $curl[\CURLOPT_HTTPHEADER] = self::headers($request, isset($curl[\CURLOPT_POSTFIELDS]) || isset($curl[\CURLOPT_INFILESIZE]));
+        $seen = 0;
+        $curl[\CURLOPT_HTTPHEADER] = self::headers($request, isset($curl[\CURLOPT_POSTFIELDS]) || isset($curl[\CURLOPT_INFILESIZE]), $seen);
+        if (($seen & self::ACCEPT_ENCODING) !== 0) {
+            // The request chose its codings: it gets the bytes as they came (as with Symfony
+            // HttpClient and Go's net/http), so libcurl neither replaces its list nor decodes.
+            unset($curl[\CURLOPT_ACCEPT_ENCODING]);
+        }
 
         return $curl;
     }
@@ -102,13 +113,61 @@ final class CurlOptions
         return $tls;
     }
 
+    /**
+     * mTLS. libcurl 7.88 has one passphrase (CURLOPT_KEYPASSWD) for the key, wherever it is:
+     * the `ssl_key` file's, else the one given with `cert` (a PEM holding both).
+     *
+     * @return array<int, mixed>
+     */
+    private static function clientCertificate(Options $options): array
+    {
+        $cert = $options->credentialOf('cert');
+        $key = $options->credentialOf('ssl_key');
+        $curl = [];
+        if ($cert !== null) {
+            $curl[\CURLOPT_SSLCERT] = $cert[0];
+        }
+        if ($key !== null) {
+            $curl[\CURLOPT_SSLKEY] = $key[0];
+        }
+        $passphrase = $key[1] ?? $cert[1] ?? null;
+        if ($passphrase !== null) {
+            $curl[\CURLOPT_KEYPASSWD] = $passphrase;
+        }
+
+        return $curl;
+    }
+
     /** @return array<int, mixed> */
     private static function timeouts(Options $options): array
     {
-        return [
+        $timeouts = [
             \CURLOPT_TIMEOUT_MS => (int) round($options->float('timeout') * 1000),
             \CURLOPT_CONNECTTIMEOUT_MS => (int) round($options->float('connect_timeout') * 1000),
         ];
+        $read = $options->float('read_timeout');
+        if ($read > 0) {
+            // Not CURLOPT_LOW_SPEED_TIME: libcurl 7.88 averages the speed over the last 5 s,
+            // so a 1 s limit fired 7 s into a stall (measured). The pool gives every transfer
+            // its own watch (ReadTimeout::watch).
+            $timeouts[\CURLOPT_NOPROGRESS] = false;
+            $timeouts[\CURLOPT_XFERINFOFUNCTION] = new ReadTimeout($read);
+        }
+
+        return $timeouts;
+    }
+
+    /**
+     * libcurl decodes as the bytes stream in, so the write callbacks (and `max_response_bytes`)
+     * see decoded bytes, and memory stays bounded whatever the ratio.
+     *
+     * @return array<int, mixed>
+     */
+    private static function decoding(Options $options): array
+    {
+        $accept = $options->acceptEncoding();
+
+        return $accept === null ? [] : [\CURLOPT_ACCEPT_ENCODING => $accept];
     }
 
     /** @return array<int, mixed> */
@@ -229,12 +288,13 @@ final class CurlOptions
      * trip (an RTT for every body over 1 KiB), and a User-Agent when the request has none. An
      * empty value goes as "Name;", curl's spelling for it: "Name:" would drop the header.
      *
+     * @param int $seen set to the ROLES the request's own headers have
+     *
      * @return list<string>
      */
-    private static function headers(RequestInterface $request, bool $hasBody): array
+    private static function headers(RequestInterface $request, bool $hasBody, int &$seen): array
     {
         $lines = [];
-        $seen = 0;
         foreach ($request->getHeaders() as $name => $values) {
             $role = self::ROLES[strtolower((string) $name)] ?? 0;
             if ($role === self::FRAMING && !self::keepsFraming((string) $name, $values, $hasBody)) {

@@ -145,6 +145,9 @@ final class CurlPool
         if ($freshConnection) {
             $options[\CURLOPT_FRESH_CONNECT] = true;
         }
+        if (isset($options[\CURLOPT_XFERINFOFUNCTION]) && $options[\CURLOPT_XFERINFOFUNCTION] instanceof ReadTimeout) {
+            $options[\CURLOPT_XFERINFOFUNCTION] = $options[\CURLOPT_XFERINFOFUNCTION]->watch($transfer);
+        }
         $id = spl_object_id($handle);
         if ($transfer->streamedBody !== null) {
             $options = $this->streaming($transfer, $transfer->streamedBody, $id) + $options;
@@ -290,13 +293,29 @@ final class CurlPool
 
             return;
         }
-        $failure = $errno === \CURLE_OK ? null : $transfer->exchange->failure($transfer, CurlErrors::classify($errno, curl_error($handle), $info, $transfer->spec->maxResponseBytes));
+        $failure = $errno === \CURLE_OK ? null : $transfer->exchange->failure($transfer, $this->classify($transfer, $errno, $handle, $info));
         $transfer->streamedBody?->finish($failure);
         if (!$transfer->isSettled()) {
             $transfer->settle($failure ?? $transfer->exchange->response($transfer, $handle, $info));
         }
         $this->recycle($handle, $transfer);
         $this->startReady($transfer, $info['http_version'], $info['num_connects'] > 0);
+    }
+
+    /** @param array<string, mixed> $info */
+    private function classify(Transfer $transfer, int $errno, \CurlHandle $handle, array $info): Failure
+    {
+        if ($errno === \CURLE_ABORTED_BY_CALLBACK && $transfer->hasReadTimedOut()) {
+            $watch = $transfer->spec->curlOptions[\CURLOPT_XFERINFOFUNCTION] ?? null;
+
+            return new Failure(FailureKind::Timeout, \sprintf(
+                'no byte arrived for %s s, the "read_timeout" option (%.3f s elapsed)',
+                $watch instanceof ReadTimeout ? $watch->seconds : '?',
+                (\is_int($info['total_time_us'] ?? null) ? $info['total_time_us'] : 0) / 1e6,
+            ), \CURLE_OPERATION_TIMEDOUT);
+        }
+
+        return CurlErrors::classify($errno, curl_error($handle), $info, $transfer->spec->maxResponseBytes);
     }
 
     /** A transfer left curl: start those that waited for its stream. */

@@ -22,6 +22,7 @@ final class Options
         'cafile' => ['?file', null],
         'timeout' => ['seconds', 30.0],
         'connect_timeout' => ['seconds', 10.0],
+        'read_timeout' => ['seconds', 0.0],
         'http_version' => ['?version', null],
         'max_host_connections' => ['?count', null],
         'max_total_connections' => ['?count', null],
@@ -30,6 +31,11 @@ final class Options
         'max_response_bytes' => ['?count', null],
         'max_idle_seconds' => ['count', 50],
         'stream' => ['bool', false],
+        'decode_content' => ['decoding', true],
+        'cert' => ['?credential', null],
+        'ssl_key' => ['?credential', null],
+        'proxy' => ['?proxy', null],
+        'no_proxy' => ['?noproxy', null],
         'headers' => ['headers', []],
         'relay' => ['?relay', null],
         'relay_token' => ['?string', null],
@@ -109,6 +115,42 @@ final class Options
         return $this->values[$name];
     }
 
+    /** @return list<string>|null null when the option is not set */
+    public function optionalList(string $name): ?array
+    {
+        /** @var list<string>|null */
+        return $this->values[$name];
+    }
+
+    /**
+     * `cert` or `ssl_key`: the file and its passphrase, if any.
+     *
+     * @return array{string, ?string}|null
+     */
+    public function credentialOf(string $name): ?array
+    {
+        /** @var array{string, ?string}|null */
+        return $this->values[$name];
+    }
+
+    /** The `proxy` option: a URL, false for none, null for the environment's. */
+    public function proxy(): string|false|null
+    {
+        /** @var string|false|null */
+        return $this->values['proxy'];
+    }
+
+    /** The `decode_content` option as the Accept-Encoding value it sends; null: no decoding. */
+    public function acceptEncoding(): ?string
+    {
+        $value = $this->values['decode_content'];
+        if ($value === true) {
+            $value = ContentCodings::check('decode_content', true);
+        }
+
+        return \is_string($value) ? $value : null;
+    }
+
     public function relay(): ?RelayAddress
     {
         $value = $this->values['relay'];
@@ -162,6 +204,10 @@ final class Options
             'version' => \in_array($value, ['1.1', '2'], true) ? $value : throw self::wrong($name, '"1.1" or "2"', $value),
             'file' => self::file($name, $value),
             'headers' => self::headerMap($name, $value),
+            'decoding' => ContentCodings::check($name, $value),
+            'credential' => self::checkCredential($name, $value),
+            'proxy' => ProxyOption::check($name, $value),
+            'noproxy' => ProxyOption::checkNoProxy($name, $value),
             'hosts' => self::hostList($name, $value),
             'dir' => \is_string($value) && str_starts_with($value, '/') ? rtrim($value, '/') : throw self::wrong($name, 'an absolute directory path', $value),
             'relay' => \is_string($value) ? RelayAddress::parse($value) : throw self::wrong($name, 'a relay address such as unix:///run/warmhttp/relay.sock', $value),
@@ -189,6 +235,24 @@ final class Options
         }
 
         return $value;
+    }
+
+    /**
+     * Guzzle's shape: a path, or [path, passphrase] for an encrypted key.
+     *
+     * @return array{string, ?string}
+     */
+    private static function checkCredential(string $name, mixed $value): array
+    {
+        $expected = 'a file path, or [file path, passphrase]';
+        if (\is_array($value) && array_is_list($value) && \count($value) === 2 && \is_string($value[1])) {
+            return [self::file($name, $value[0]), $value[1]];
+        }
+        if (!\is_string($value)) {
+            throw self::wrong($name, $expected, $value);
+        }
+
+        return [self::file($name, $value), null];
     }
 
     /** @return array<string, string> */
@@ -228,7 +292,8 @@ final class Options
         return array_map(strtolower(...), $value);
     }
 
-    private static function wrong(string $name, string $expected, mixed $value): InvalidOptionException
+    /** @internal for the checkers of single options (ContentCodings, ProxyOption) */
+    public static function wrong(string $name, string $expected, mixed $value): InvalidOptionException
     {
         $shown = \is_scalar($value) ? var_export($value, true) : get_debug_type($value);
 

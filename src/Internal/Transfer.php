@@ -31,6 +31,9 @@ final class Transfer implements Waitable
     /** The transfer was stopped at the end of its final head (a HEAD sent with a body). */
     private bool $stoppedAtHead = false;
 
+    /** No byte moved for the `read_timeout` option's time: the transfer was stopped (ReadTimeout). */
+    private bool $readTimedOut = false;
+
     /** Set when the response is buffered under `max_response_bytes`. */
     public readonly ?CappedBuffer $cappedBody;
 
@@ -48,7 +51,7 @@ final class Transfer implements Waitable
     /** Whether its easy handle got PHP callbacks, which must be cleared before recycling. */
     public function usesCallbacks(): bool
     {
-        return $this->streamedBody !== null || $this->cappedBody !== null || isset($this->spec->curlOptions[\CURLOPT_READFUNCTION]) || $this->stopsAtHead();
+        return $this->streamedBody !== null || $this->cappedBody !== null || isset($this->spec->curlOptions[\CURLOPT_READFUNCTION]) || isset($this->spec->curlOptions[\CURLOPT_XFERINFOFUNCTION]) || $this->stopsAtHead();
     }
 
     /**
@@ -115,6 +118,17 @@ final class Transfer implements Waitable
         $space = strpos($this->head, ' ');
 
         return $space !== false && ($this->head[$space + 1] ?? '') === '1';
+    }
+
+    public function readTimedOut(): void
+    {
+        $this->readTimedOut = true;
+    }
+
+    /** Whether the transfer was stopped by its read timeout (curl then reports CURLE_ABORTED_BY_CALLBACK). */
+    public function hasReadTimedOut(): bool
+    {
+        return $this->readTimedOut;
     }
 
     public function stoppedAtHead(): bool

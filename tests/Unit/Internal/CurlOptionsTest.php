@@ -10,6 +10,8 @@ use PHPUnit\Framework\TestCase;
 use Psr\Http\Message\RequestInterface;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\MemoryStream;
+use WarmHttp\Internal\Options;
+use WarmHttp\Internal\ReadTimeout;
 use WarmHttp\Internal\UserAgent;
 
 /** The request part of the option mapping: headers, version and method as curl is given them. */
@@ -112,5 +114,64 @@ final class CurlOptionsTest extends TestCase
 
         /** @var list<string> */
         return $curl[\CURLOPT_HTTPHEADER];
+    }
+
+    public function testDecodingOffersGzipByDefaultAndStepsAsideForTheRequestsOwnAcceptEncoding(): void
+    {
+        $client = CurlOptions::forClient(Options::fromArray([]));
+        self::assertSame('gzip', $client[\CURLOPT_ACCEPT_ENCODING]);
+
+        $plain = CurlOptions::forRequest(new Request('GET', 'http://example.com/'), $client, null, true);
+        self::assertSame('gzip', $plain[\CURLOPT_ACCEPT_ENCODING], 'libcurl sends it and decodes');
+
+        $own = CurlOptions::forRequest(new Request('GET', 'http://example.com/', ['accept-encoding' => 'br']), $client, null, true);
+        self::assertArrayNotHasKey(\CURLOPT_ACCEPT_ENCODING, $own, 'the raw bytes, as the request asked');
+        self::assertIsArray($own[\CURLOPT_HTTPHEADER]);
+        self::assertContains('accept-encoding: br', $own[\CURLOPT_HTTPHEADER]);
+
+        self::assertArrayNotHasKey(\CURLOPT_ACCEPT_ENCODING, CurlOptions::forClient(Options::fromArray(['decode_content' => false])));
+    }
+
+    public function testClientCertificateKeyAndOnePassphrase(): void
+    {
+        $curl = CurlOptions::forClient(Options::fromArray(['cert' => [__FILE__, 'from-cert'], 'ssl_key' => __FILE__]));
+        self::assertSame([__FILE__, __FILE__, 'from-cert'], [$curl[\CURLOPT_SSLCERT], $curl[\CURLOPT_SSLKEY], $curl[\CURLOPT_KEYPASSWD]]);
+
+        $curl = CurlOptions::forClient(Options::fromArray(['cert' => __FILE__, 'ssl_key' => [__FILE__, 'from-key']]));
+        self::assertSame('from-key', $curl[\CURLOPT_KEYPASSWD]);
+
+        self::assertArrayNotHasKey(\CURLOPT_SSLCERT, CurlOptions::forClient(Options::fromArray([])));
+    }
+
+    /** @return iterable<string, array{array<string, mixed>, array<int, string>}> */
+    public static function proxies(): iterable
+    {
+        yield 'environment' => [[], []];
+        yield 'none at all' => [['proxy' => false, 'no_proxy' => ['a.example']], [\CURLOPT_PROXY => '']];
+        yield 'explicit: the environment\'s no_proxy is not read' => [['proxy' => 'http://p:3128'], [\CURLOPT_PROXY => 'http://p:3128', \CURLOPT_NOPROXY => '']];
+        yield 'explicit with exceptions' => [['proxy' => 'socks5h://p:1080', 'no_proxy' => ['localhost', '.internal']], [\CURLOPT_PROXY => 'socks5h://p:1080', \CURLOPT_NOPROXY => 'localhost,.internal']];
+        yield 'environment proxy, own exceptions' => [['no_proxy' => ['localhost']], [\CURLOPT_NOPROXY => 'localhost']];
+    }
+
+    /**
+     * @param array<string, mixed> $options
+     * @param array<int, string>   $expected
+     */
+    #[DataProvider('proxies')]
+    public function testProxyOptionsReplaceTheEnvironmentOnlyWhenSet(array $options, array $expected): void
+    {
+        $curl = CurlOptions::forClient(Options::fromArray($options));
+
+        self::assertSame($expected, array_intersect_key($curl, [\CURLOPT_PROXY => 0, \CURLOPT_NOPROXY => 0]));
+    }
+
+    public function testAReadTimeoutTurnsOnTheProgressWatchOnlyWhenSet(): void
+    {
+        $curl = CurlOptions::forClient(Options::fromArray(['read_timeout' => 1.5]));
+        self::assertFalse($curl[\CURLOPT_NOPROGRESS]);
+        self::assertInstanceOf(ReadTimeout::class, $curl[\CURLOPT_XFERINFOFUNCTION]);
+        self::assertSame(1.5, $curl[\CURLOPT_XFERINFOFUNCTION]->seconds);
+
+        self::assertArrayNotHasKey(\CURLOPT_XFERINFOFUNCTION, CurlOptions::forClient(Options::fromArray([])));
     }
 }

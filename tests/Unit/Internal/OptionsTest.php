@@ -36,14 +36,21 @@ final class OptionsTest extends TestCase
         self::assertSame([], $options->list('relay_allowed_hosts'));
         self::assertNull($options->string('relay_fallback_dir'));
         self::assertNull($options->logger());
+        self::assertSame(0.0, $options->float('read_timeout'));
+        self::assertSame('gzip', $options->acceptEncoding());
+        self::assertNull($options->credentialOf('cert'));
+        self::assertNull($options->credentialOf('ssl_key'));
+        self::assertNull($options->proxy());
+        self::assertNull($options->optionalList('no_proxy'));
         self::assertSame([], $options->given());
     }
 
     public function testNamesEveryOption(): void
     {
         self::assertSame(
-            ['verify', 'cafile', 'timeout', 'connect_timeout', 'http_version', 'max_host_connections', 'max_total_connections', 'follow_redirects',
-                'max_redirects', 'max_response_bytes', 'max_idle_seconds', 'stream', 'headers', 'relay', 'relay_token', 'relay_sync',
+            ['verify', 'cafile', 'timeout', 'connect_timeout', 'read_timeout', 'http_version', 'max_host_connections', 'max_total_connections', 'follow_redirects',
+                'max_redirects', 'max_response_bytes', 'max_idle_seconds', 'stream', 'decode_content', 'cert', 'ssl_key', 'proxy', 'no_proxy',
+                'headers', 'relay', 'relay_token', 'relay_sync',
                 'relay_allow_private_networks', 'relay_allowed_hosts', 'relay_fallback_dir', 'logger'],
             Options::names(),
         );
@@ -91,6 +98,27 @@ final class OptionsTest extends TestCase
         self::assertSame(__FILE__, Options::fromArray(['cafile' => __FILE__])->string('cafile'));
     }
 
+    public function testDecodeContentOffersTheCodingsGivenOrNone(): void
+    {
+        self::assertSame('gzip, zstd', Options::fromArray(['decode_content' => 'GZIP ,zstd'])->acceptEncoding());
+        self::assertSame('identity', Options::fromArray(['decode_content' => 'identity'])->acceptEncoding());
+        self::assertNull(Options::fromArray(['decode_content' => false])->acceptEncoding());
+    }
+
+    public function testACertificateIsAPathOrAPathAndItsPassphrase(): void
+    {
+        self::assertSame([__FILE__, null], Options::fromArray(['cert' => __FILE__])->credentialOf('cert'));
+        self::assertSame([__FILE__, 'secret'], Options::fromArray(['ssl_key' => [__FILE__, 'secret']])->credentialOf('ssl_key'));
+    }
+
+    public function testAProxyIsAUrlFalseOrTheEnvironment(): void
+    {
+        self::assertSame('socks5h://u:p@127.0.0.1:1080', Options::fromArray(['proxy' => 'socks5h://u:p@127.0.0.1:1080'])->proxy());
+        self::assertFalse(Options::fromArray(['proxy' => false])->proxy());
+        self::assertNull(Options::fromArray(['proxy' => null])->proxy());
+        self::assertSame(['localhost', '.internal', '10.0.0.0/8'], Options::fromArray(['no_proxy' => ['localhost', '.internal', '10.0.0.0/8']])->optionalList('no_proxy'));
+    }
+
     public function testAnUnknownOptionIsNamedWithTheNearestKnownOne(): void
     {
         $this->expectException(InvalidOptionException::class);
@@ -102,10 +130,10 @@ final class OptionsTest extends TestCase
     public function testAnUnknownOptionFarFromAnyKnownOneGetsNoGuess(): void
     {
         try {
-            Options::fromArray(['proxy' => 'http://p']);
+            Options::fromArray(['base_uri' => 'http://p']);
             self::fail('Expected an InvalidOptionException');
         } catch (InvalidOptionException $e) {
-            self::assertStringStartsWith('Unknown WarmHttp option "proxy". Known options:', $e->getMessage());
+            self::assertStringStartsWith('Unknown WarmHttp option "base_uri". Known options:', $e->getMessage());
         }
     }
 
@@ -142,6 +170,18 @@ final class OptionsTest extends TestCase
         yield 'relay_fallback_dir relative' => ['relay_fallback_dir', 'var/fallback', 'Option "relay_fallback_dir" must be an absolute directory path, got string \'var/fallback\''];
         yield 'cafile as an array' => ['cafile', [], 'Option "cafile" must be a path to a readable file, got array array'];
         yield 'cafile missing' => ['cafile', '/nonexistent/ca.pem', 'Option "cafile": the file "/nonexistent/ca.pem" does not exist or is not readable.'];
+        yield 'read_timeout negative' => ['read_timeout', -1, 'Option "read_timeout" must be a number of seconds >= 0'];
+        yield 'decode_content as an int' => ['decode_content', 1, 'Option "decode_content" must be a bool, or the codings to offer such as "gzip, br", got int 1'];
+        yield 'decode_content unknown coding' => ['decode_content', 'gzip, lzma', 'cannot decode "lzma"; it decodes gzip, deflate'];
+        yield 'cert missing' => ['cert', '/nonexistent/client.pem', 'Option "cert": the file "/nonexistent/client.pem" does not exist or is not readable.'];
+        yield 'ssl_key missing' => ['ssl_key', ['/nonexistent/client.key', 'pw'], 'Option "ssl_key": the file "/nonexistent/client.key" does not exist or is not readable.'];
+        yield 'ssl_key passphrase not a string' => ['ssl_key', [__FILE__, 1], 'Option "ssl_key" must be a file path, or [file path, passphrase], got array array'];
+        yield 'cert as true' => ['cert', true, 'Option "cert" must be a file path, or [file path, passphrase], got bool true'];
+        yield 'proxy true' => ['proxy', true, 'Option "proxy" must be a proxy URL such as'];
+        yield 'proxy without scheme' => ['proxy', 'proxy.internal:3128', '"proxy.internal:3128" is not one (the scheme must be one of http, https, socks4, socks4a, socks5, socks5h)'];
+        yield 'proxy password not shown' => ['proxy', 'ftp://me:secret@proxy:21', '"ftp://me:***@proxy:21" is not one'];
+        yield 'no_proxy as a string' => ['no_proxy', 'localhost,.internal', 'Option "no_proxy" must be a list of hosts such as ["localhost", ".internal", "10.0.0.0/8"], got string'];
+        yield 'no_proxy with a comma' => ['no_proxy', ['a,b'], 'Option "no_proxy" must be a list of hosts such as ["localhost", ".internal", "10.0.0.0/8"]; "a,b" is not a host.'];
         yield 'cafile a directory' => ['cafile', __DIR__, 'Option "cafile": the file "' . __DIR__ . '" does not exist or is not readable.'];
     }
 
