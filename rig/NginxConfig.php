@@ -61,6 +61,7 @@ final class NginxConfig
             location = /fast { return 200 "ok"; }
             location = /slow { echo_sleep \$rig_slow_query_s; echo -n "ok"; }
             location = /drip { echo -n "first,"; echo_flush; echo_sleep 0.5; echo -n "second"; }
+            location = /pause { echo -n "first,"; echo_flush; echo_sleep \$rig_slow_query_s; echo -n "second"; }
             location ~ ^/slow/[0-9]+$ { echo_sleep \$rig_slow_path_s; echo -n "ok"; }
             location /echo/ { echo -n \$request_uri; }
             location = /echo-body { client_body_in_single_buffer on; echo_read_request_body; echo_request_body; }

@@ -18,6 +18,9 @@ final class CurlPool
 {
     private const SPARE_HANDLES = 64;
 
+    /** Idle connections the pool keeps, for every origin and identity together. */
+    private const IDLE_CONNECTIONS = 256;
+
     private static ?self $instance = null;
 
     /** Whether this request has loaded the classes that settling a response needs. */
@@ -53,6 +56,9 @@ final class CurlPool
 
     private bool $bodyArrived = false;
 
+    /** @var array<string, string> a proxy or client certificate => the credentials whose connections stay warm */
+    private array $owners = [];
+
     private readonly PoolCounters $counters;
 
     private readonly MultiplexGate $gate;
@@ -63,6 +69,11 @@ final class CurlPool
         // One multi handle is the pool: HTTP/2 streams multiplex only on connections the same
         // multi holds, and its per-host cap stays honest (a CONNECT share would bypass it).
         curl_multi_setopt($this->multi, \CURLMOPT_PIPELINING, \CURLPIPE_MULTIPLEX);
+        // Unset, libcurl 7.88 keeps 4 idle connections per easy handle in the multi: one
+        // request at a time kept 4, and a fifth origin or identity (client certificate, proxy,
+        // TLS settings) closed the oldest (PoolPartitionTest: 5 clients in turn opened 15
+        // connections for 15 requests). Idle ones still retire after max_idle_seconds.
+        curl_multi_setopt($this->multi, \CURLMOPT_MAXCONNECTS, self::IDLE_CONNECTIONS);
         $this->share = self::shareHandle();
         $this->counters = new PoolCounters();
         $this->gate = new MultiplexGate();
@@ -145,6 +156,9 @@ final class CurlPool
         if ($freshConnection) {
             $options[\CURLOPT_FRESH_CONNECT] = true;
         }
+        if (isset($options[\CURLOPT_PROXYUSERNAME]) || isset($options[\CURLOPT_SSLCERT])) {
+            $options = $this->partition($options) + $options;
+        }
         if (isset($options[\CURLOPT_XFERINFOFUNCTION]) && $options[\CURLOPT_XFERINFOFUNCTION] instanceof ReadTimeout) {
             $options[\CURLOPT_XFERINFOFUNCTION] = $options[\CURLOPT_XFERINFOFUNCTION]->watch($transfer);
         }
@@ -159,6 +173,44 @@ final class CurlPool
         $this->active[$id] = $transfer;
         $this->handles[$id] = $handle;
         curl_multi_add_handle($this->multi, $handle);
+    }
+
+    /**
+     * libcurl 7.88 tells cached connections apart by a client certificate's file and by an
+     * HTTP proxy's type, host and port, not by the key, its passphrase or the proxy's
+     * credentials (url.c: Curl_ssl_config_matches, proxy_info_matches): a connection opened
+     * with one user's proxy credentials, or a certificate's right passphrase, would carry the
+     * requests of a client with other ones (PoolPartitionTest, ClientCertificateTest). The first
+     * such identity of each proxy or certificate in the process keeps warm connections; any
+     * other gets a connection of its own per request (so its key is loaded and checked), over
+     * HTTP/1.1 so that no other transfer multiplexes onto it while it is open, closed afterwards.
+     *
+     * @param array<int, mixed> $options
+     *
+     * @return array<int, mixed>
+     */
+    private function partition(array $options): array
+    {
+        $owned = true;
+        if (isset($options[\CURLOPT_PROXYUSERNAME])) {
+            $owned = $this->owns('proxy ' . self::text($options, \CURLOPT_PROXY), self::text($options, \CURLOPT_PROXYUSERNAME) . "\0" . self::text($options, \CURLOPT_PROXYPASSWORD));
+        }
+        if (isset($options[\CURLOPT_SSLCERT])) {
+            $owned = $this->owns('cert ' . self::text($options, \CURLOPT_SSLCERT), self::text($options, \CURLOPT_SSLKEY) . "\0" . self::text($options, \CURLOPT_KEYPASSWD)) && $owned;
+        }
+
+        return $owned ? [] : [\CURLOPT_FRESH_CONNECT => true, \CURLOPT_FORBID_REUSE => true, \CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1, \CURLOPT_PIPEWAIT => false];
+    }
+
+    private function owns(string $endpoint, string $identity): bool
+    {
+        return ($this->owners[$endpoint] ??= $identity) === $identity;
+    }
+
+    /** @param array<int, mixed> $options */
+    private static function text(array $options, int $option): string
+    {
+        return \is_string($options[$option] ?? null) ? $options[$option] : '';
     }
 
     /** Drives transfers until this one has settled, moving every other one along too. */

@@ -75,10 +75,33 @@ final class ProxyOption
         return match (true) {
             // "" turns off every proxy, those of the environment included (CURLOPT_PROXY(3)).
             $proxy === false => [\CURLOPT_PROXY => ''],
-            \is_string($proxy) => [\CURLOPT_PROXY => $proxy, \CURLOPT_NOPROXY => implode(',', $noProxy ?? [])],
+            \is_string($proxy) => self::explicit($proxy) + [\CURLOPT_NOPROXY => implode(',', $noProxy ?? [])],
             $noProxy !== null => [\CURLOPT_NOPROXY => implode(',', $noProxy)],
             default => [],
         };
+    }
+
+    /**
+     * An HTTP proxy's credentials go apart from its URL, in CURLOPT_PROXYUSERNAME/PASSWORD: the
+     * pool reads them there to keep tunnels of different users apart (CurlPool::partition).
+     * A SOCKS proxy's stay in the URL: libcurl 7.88 compares those itself.
+     *
+     * @return array<int, string>
+     */
+    private static function explicit(string $proxy): array
+    {
+        $parts = parse_url($proxy);
+        $scheme = strtolower(\is_array($parts) ? $parts['scheme'] ?? '' : '');
+        if (!\is_array($parts) || !isset($parts['user']) || !\in_array($scheme, ['http', 'https'], true)) {
+            return [\CURLOPT_PROXY => $proxy];
+        }
+        $host = $parts['host'] ?? '';
+
+        return [
+            \CURLOPT_PROXY => $scheme . '://' . $host . (isset($parts['port']) ? ':' . $parts['port'] : ''),
+            \CURLOPT_PROXYUSERNAME => rawurldecode($parts['user']),
+            \CURLOPT_PROXYPASSWORD => rawurldecode($parts['pass'] ?? ''),
+        ];
     }
 
     /** The URL as an error message may show it. */
