@@ -172,14 +172,28 @@ final class JournalWriter
         return $file;
     }
 
+    /** Bytes in the journal's segments: what the worker has not taken in yet, give or take one segment. */
+    private function journalBytes(): int
+    {
+        $bytes = 0;
+        foreach (Journal::segments($this->dir) as $segment) {
+            $bytes += $segment === $this->segment ? $this->size : (int) @filesize(Journal::segmentPath($this->dir, $segment));
+        }
+
+        return $bytes;
+    }
+
     /** New requests stop short of a full disk, so the worker can still take in what was acknowledged. */
     private function checkReserve(): void
     {
         $now = microtime(true);
         $due = $now - $this->freeCheckedAt > self::FREE_SPACE_TTL_SECONDS || $this->writtenSinceCheck >= self::FREE_SPACE_RECHECK_BYTES;
         if ($this->reserveBytes > 0 && $due) {
+            // The journal's records are written to the spool once more before their segments go:
+            // the room they will take there is not free. Counting only the disk's free bytes let
+            // a worker that fell behind fill the reserve with them and get stuck with a full disk.
             $free = @disk_free_space($this->dir);
-            $this->spaceLow = $free !== false && $free < $this->reserveBytes;
+            $this->spaceLow = $free !== false && $free - $this->journalBytes() < $this->reserveBytes;
             $this->freeCheckedAt = $now;
             $this->writtenSinceCheck = 0;
         }

@@ -21,7 +21,7 @@ final class Spool
     /** @var array<string, \PDOStatement|false> */
     private array $statements = [];
 
-    private function __construct(private readonly \PDO $db) {}
+    private function __construct(private readonly \PDO $db, private readonly string $path) {}
 
     /**
      * @param bool $fsync synchronous=FULL: a commit survives power loss (one fsync per group);
@@ -53,7 +53,7 @@ final class Spool
             throw new SpoolUnavailable(\sprintf('Cannot open the spool "%s": %s', $path, $e->getMessage()), 0, $e);
         }
 
-        return new self($db);
+        return new self($db, $path);
     }
 
     /**
@@ -135,6 +135,28 @@ final class Spool
         } catch (\PDOException) {
             return false; // no room to move the WAL into the database file
         }
+    }
+
+    /**
+     * Bytes new rows can take without a full disk: free on the spool's disk, and the free pages
+     * inside the spool (delivered rows' room, reused before the file grows). Null: unknown.
+     */
+    public function room(): ?int
+    {
+        $disk = @disk_free_space(\dirname($this->path));
+        if ($disk === false) {
+            return null;
+        }
+        try {
+            $pages = $this->db->query('PRAGMA freelist_count');
+            \assert($pages !== false);
+            $free = $pages->fetchColumn();
+            $pages->closeCursor();
+        } catch (\PDOException) {
+            $free = 0;
+        }
+
+        return (int) $disk + (is_numeric($free) ? (int) $free * 4096 : 0);
     }
 
     /** The latest SpoolClock time a worker committed with; null before any did. */

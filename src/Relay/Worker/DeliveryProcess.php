@@ -54,7 +54,18 @@ final class DeliveryProcess
     /** How often the spool may give free pages back to the disk (a PRAGMA query each time). */
     private const RELEASE_EVERY_SECONDS = 1.0;
 
+    /**
+     * Journal records are taken in only while the spool has this much room (free disk and free
+     * pages inside it): below, the room left is for the WAL and checkpoints of deliveries'
+     * deletes, whose pages the next records reuse. The front stops acknowledging at
+     * --spool-reserve (2 MiB documented): the worker filled that band itself, its WAL could then
+     * neither grow nor be checkpointed, and the spool was stuck for good.
+     */
+    private const TAKE_IN_FLOOR_BYTES = 1048576 + self::BATCH_BYTES;
+
     private int $batchBytes = self::BATCH_BYTES;
+
+    private bool $roomToTakeIn = true;
 
     private float $releasedAt = 0.0;
 
@@ -149,6 +160,9 @@ final class DeliveryProcess
         }
         $outcomesOnly = $this->failures > 0 && !$this->deliverer->outcomes()->isEmpty();
         [$requests, $to] = $outcomesOnly ? [[], $this->position] : $this->journal->read($this->position, $this->batchBytes);
+        if ($requests !== [] && !$this->roomToTakeIn($to)) {
+            [$requests, $to] = [[], $this->position];
+        }
         $outcomes = $this->deliverer->outcomes();
         if ($requests === [] && $outcomes->isEmpty() && $to == $this->position) {
             return;
@@ -185,6 +199,22 @@ final class DeliveryProcess
             $this->rowsLeft = false;
             $this->spool->releaseFreePages();
         }
+    }
+
+    /**
+     * Asked before each batch of records (a statvfs() and a PRAGMA, per batch of up to 256 KiB,
+     * not per request): checked less often, the worker took in megabytes between two looks.
+     */
+    private function roomToTakeIn(JournalPosition $to): bool
+    {
+        $room = $this->spool->room();
+        $batch = $to->segment === $this->position->segment ? $to->offset - $this->position->offset : self::BATCH_BYTES;
+        $enough = $room === null || $room >= self::TAKE_IN_FLOOR_BYTES + $batch;
+        if ($enough !== $this->roomToTakeIn) {
+            $this->logger->log($enough ? 'notice' : 'warning', $enough ? 'The spool has room again: taking the journal in' : 'The spool disk is nearly full: journal records wait until deliveries free room', ['room_bytes' => $room]);
+        }
+
+        return $this->roomToTakeIn = $enough;
     }
 
     private function backingOff(): bool

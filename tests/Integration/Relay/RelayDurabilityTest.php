@@ -22,7 +22,7 @@ final class RelayDurabilityTest extends TestCase
         $proxy = $rig->proxyTo('plain', 100);
         $relay = RelayProcess::start(['--allow-private-networks', '--spool-sync=normal']);
         $logger = new MemoryLogger();
-        $client = new Client(['relay' => $relay->address(), 'logger' => $logger]);
+        $client = new Client(['relay' => $relay->address(), 'logger' => $logger, 'relay_allow_private_networks' => true]);
         $run = bin2hex(random_bytes(4));
         $pendingAtKill = 0;
         for ($i = 0; $i < 1000; ++$i) {

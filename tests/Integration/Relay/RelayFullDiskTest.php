@@ -105,7 +105,7 @@ final class RelayFullDiskTest extends TestCase
         $proxy = Rig::shared()->proxyTo('plain', 200);
         $relay = RelayProcess::start(['--allow-private-networks', '--max-in-flight=1', '--spool-reserve=2097152'], $spool);
         $logger = new MemoryLogger();
-        $client = new Client(['relay' => $relay->address(), 'logger' => $logger]);
+        $client = new Client(['relay' => $relay->address(), 'logger' => $logger, 'relay_allow_private_networks' => true]);
         $run = bin2hex(random_bytes(4));
         $body = str_repeat('x', 20_000);
         for ($i = 0; $i < 200 && $logger->contexts('Relay hand-off failed') === []; ++$i) {
