@@ -1,0 +1,138 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Bench\Group;
+
+use Symfony\Component\Console\Helper\ProgressBar;
+use WarmHttp\Bench\BenchContext;
+use WarmHttp\Bench\Group;
+use WarmHttp\Bench\Row;
+use WarmHttp\Bench\Scenario;
+use WarmHttp\Bench\Spread;
+use WarmHttp\Bench\Strategy;
+
+/**
+ * A large JSON answer (the rig's /json/large.json, 0.94 MB, 10:1 in gzip, served pre-gzipped
+ * so nginx spends nothing on it) fetched warm and decoded: WarmHttp beside raw curl decoding
+ * it itself, and both uncompressed. CPU (getrusage, this process) and wall time per request,
+ * straight to nginx, in interleaved rounds as the cpu group.
+ *
+ * @internal bench tooling
+ */
+final class CompressionGroup implements Group
+{
+    private const ROUNDS = 5;
+    private const WARM_UP = 5;
+    private const PATH = '/json/large.json';
+
+    public function name(): string
+    {
+        return 'gzip';
+    }
+
+    public function title(BenchContext $context): string
+    {
+        return \sprintf('A 0.94 MB JSON answer gzipped 10:1, decoded; CPU per warm request, %d requests per client in %d interleaved rounds', $this->requests($context), self::ROUNDS);
+    }
+
+    public function run(BenchContext $context): array
+    {
+        $url = $context->targets->directUrl(self::PATH);
+        $decoded = $context->targets->onRig() ? self::decodedSize($url) : 0;
+        $scenarios = array_values(array_filter([
+            new Strategy\CurlDecoding('gzip', $decoded),
+            new Strategy\WarmHttpDecoding(true, $decoded),
+            new Strategy\CurlDecoding(null, $decoded),
+            new Strategy\WarmHttpDecoding(false, $decoded),
+        ], fn(Scenario $s): bool => $context->config->selected($this->name() . '/' . $s->name())));
+        if ($scenarios === []) {
+            return [];
+        }
+        if ($url === null || $decoded === 0) {
+            return $context->skipAll($this->name(), $scenarios, 'the JSON answer is served by the rig only, not with --url');
+        }
+        $samples = $this->sample($context, $scenarios, $url);
+        $rows = [];
+        foreach ($scenarios as $i => $scenario) {
+            $rows[] = $this->row($scenario, $samples[$i], $samples[0], $this->requests($context));
+        }
+
+        return $rows;
+    }
+
+    /** A tenth of --cpu-requests: each request moves a megabyte. */
+    private function requests(BenchContext $context): int
+    {
+        return max(self::ROUNDS, intdiv($context->config->cpuRequests, 10));
+    }
+
+    /** The JSON's size, read off the rig (the bench runs where the rig's files are). */
+    private static function decodedSize(?string $url): int
+    {
+        if ($url === null) {
+            return 0;
+        }
+        $handle = curl_init($url);
+        curl_setopt_array($handle, [\CURLOPT_NOBODY => true, \CURLOPT_SSL_VERIFYPEER => false, \CURLOPT_SSL_VERIFYHOST => 0]);
+        curl_exec($handle);
+        $length = curl_getinfo($handle, \CURLINFO_CONTENT_LENGTH_DOWNLOAD_T);
+
+        return max(0, $length);
+    }
+
+    /**
+     * @param list<Scenario> $scenarios
+     *
+     * @return array<int, array{cpu: non-empty-list<float>, wall: non-empty-list<float>}> µs per request
+     */
+    private function sample(BenchContext $context, array $scenarios, string $url): array
+    {
+        $batch = max(1, intdiv($this->requests($context), self::ROUNDS));
+        $senders = [];
+        foreach ($scenarios as $i => $scenario) {
+            $senders[$i] = $scenario->open($context->targets->tls());
+            $senders[$i](...array_fill(0, self::WARM_UP, $url));
+        }
+        $bar = new ProgressBar($context->progress, self::ROUNDS * \count($senders));
+        $samples = [];
+        for ($round = 0; $round < self::ROUNDS; ++$round) {
+            $order = array_keys($senders);
+            $order = [...\array_slice($order, $round % \count($order)), ...\array_slice($order, 0, $round % \count($order))];
+            foreach ($order as $i) {
+                $bar->advance();
+                $before = self::cpuUs();
+                $start = hrtime(true);
+                $senders[$i](...array_fill(0, $batch, $url));
+                $samples[$i]['wall'][] = (hrtime(true) - $start) / 1e3 / $batch;
+                $samples[$i]['cpu'][] = (self::cpuUs() - $before) / $batch;
+            }
+        }
+        $bar->clear();
+
+        return $samples;
+    }
+
+    private static function cpuUs(): float
+    {
+        $usage = getrusage();
+        $field = static fn(string $key): int => \is_array($usage) && \is_int($usage[$key] ?? null) ? $usage[$key] : 0;
+
+        return ($field('ru_utime.tv_sec') + $field('ru_stime.tv_sec')) * 1e6 + $field('ru_utime.tv_usec') + $field('ru_stime.tv_usec');
+    }
+
+    /**
+     * @param array{cpu: non-empty-list<float>, wall: non-empty-list<float>} $samples
+     * @param array{cpu: non-empty-list<float>, wall: non-empty-list<float>} $curl    raw curl decoding gzip
+     */
+    private function row(Scenario $scenario, array $samples, array $curl, int $requests): Row
+    {
+        $cpu = Spread::of($samples['cpu']);
+        $extra = [
+            'wallUsMedian' => round(Spread::of($samples['wall'])->median, 1),
+            'vsCurlGzip' => round($cpu->median / max(0.001, Spread::of($curl['cpu'])->median), 3),
+        ];
+
+        return new Row($this->name(), $scenario->name(), $scenario->label(), Row::OK, unit: 'µs', min: $cpu->min, median: $cpu->median, max: $cpu->max, requests: $requests, extra: $extra);
+    }
+}
