@@ -62,10 +62,11 @@ final class RelayStorageLockTest extends TestCase
     {
         $files = [];
         $iterator = new \RecursiveIteratorIterator(new \RecursiveDirectoryIterator($dir, \FilesystemIterator::SKIP_DOTS));
-        foreach ($iterator as $path => $file) {
+        foreach ($iterator as $file) {
             \assert($file instanceof \SplFileInfo);
-            if (!str_contains((string) $path, '.metrics.json') && !$file->isDir()) {
-                $files[substr((string) $path, \strlen($dir))] = $file->getType() === 'socket' ? -1 : $file->getSize();
+            $path = $file->getPathname();
+            if (!str_contains($path, '.metrics.json') && !$file->isDir()) {
+                $files[substr($path, \strlen($dir))] = $file->getType() === 'socket' ? -1 : $file->getSize();
             }
         }
         ksort($files);

@@ -9,8 +9,9 @@ declare(strict_types=1);
 $dir = (string) getenv('STORAGE_ORIGIN_DIR');
 [$status, $bytes] = array_map('intval', explode(' ', trim((string) @file_get_contents($dir . '/mode'))) + [200, 0]);
 $headers = [];
-foreach (getallheaders() as $name => $value) {
-    $headers[strtolower((string) $name)] = base64_encode((string) $value);
+$received = getallheaders();
+foreach (is_array($received) ? $received : [] as $name => $value) {
+    $headers[strtolower(is_string($name) ? $name : '')] = base64_encode(is_string($value) ? $value : '');
 }
 $line = json_encode([
     'method' => $_SERVER['REQUEST_METHOD'] ?? '',
