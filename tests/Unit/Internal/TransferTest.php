@@ -7,6 +7,7 @@ namespace WarmHttp\Tests\Unit\Internal;
 use Nyholm\Psr7\Request;
 use PHPUnit\Framework\TestCase;
 use WarmHttp\Internal\Psr7Exchange;
+use WarmHttp\Internal\ReadTimeout;
 use WarmHttp\Internal\ResponseSink;
 use WarmHttp\Internal\Transfer;
 use WarmHttp\Internal\TransferSpec;
@@ -60,6 +61,19 @@ final class TransferTest extends TestCase
     {
         self::assertFalse(self::transfer('HEAD', [\CURLOPT_NOBODY => true])->stopsAtHead());
         self::assertFalse(self::transfer('GET', [\CURLOPT_CUSTOMREQUEST => 'GET'])->stopsAtHead());
+    }
+
+    public function testAReadTimeoutWatchIsACallbackToClearAndItsTripIsRemembered(): void
+    {
+        $exchange = new Psr7Exchange(new Request('GET', 'http://example.com/'));
+        self::assertFalse((new Transfer(TransferSpec::of('GET', 'http://example.com/', true, []), $exchange))->usesCallbacks());
+        $transfer = new Transfer(TransferSpec::of('GET', 'http://example.com/', true, [\CURLOPT_XFERINFOFUNCTION => new ReadTimeout(1.0)]), $exchange);
+        self::assertTrue($transfer->usesCallbacks(), 'its closure is cleared before the handle is reset');
+        self::assertFalse($transfer->hasReadTimedOut());
+
+        $transfer->readTimedOut();
+
+        self::assertTrue($transfer->hasReadTimedOut());
     }
 
     private static function feed(Transfer $transfer, string ...$lines): void
