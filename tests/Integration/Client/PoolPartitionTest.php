@@ -109,6 +109,29 @@ final class PoolPartitionTest extends RigTestCase
         self::assertSame(3, $tunnels['Basic ' . base64_encode('second:two')] ?? 0, 'another user gets a tunnel of its own per request');
     }
 
+    /** At once, over HTTP/2: the owner's streams never multiplex onto another user's tunnel. */
+    public function testConcurrentUsersOfOneProxyStayApart(): void
+    {
+        $proxy = LoopbackProxy::start('http');
+        $clients = ['owner' => self::client(['proxy' => $proxy->url('owner:one')]), 'other' => self::client(['proxy' => $proxy->url('other:two')])];
+        self::whoami($clients['owner'], 'owner', 'warm');
+        $pending = [];
+        for ($i = 0; $i < 6; ++$i) {
+            foreach ($clients as $name => $client) {
+                $pending[] = $client->sendAsync($client->createRequest('GET', self::nginxUrl('mtls_optional', "/whoami?c={$name}&i=par{$i}&t=" . self::testId())));
+            }
+        }
+        foreach ($pending as $response) {
+            self::assertSame(200, $response->wait()->getStatusCode());
+        }
+
+        foreach (self::clientsByConnection(13) as $connection => $names) {
+            self::assertCount(1, $names, \sprintf('connection %d carried %s', $connection, implode(', ', array_keys($names))));
+        }
+        $tunnels = array_count_values(array_column($proxy->seen(), 'auth'));
+        self::assertSame(6, $tunnels['Basic ' . base64_encode('other:two')] ?? 0);
+    }
+
     /**
      * libcurl 7.88 compares a certificate's file, not its key or passphrase: without the
      * pool's partition a client with the wrong passphrase rode the right one's connection.
