@@ -9,6 +9,7 @@ use WarmHttp\Internal\CurlPool;
 use WarmHttp\Relay\MetricsFile;
 use WarmHttp\Relay\Storage\JournalPosition;
 use WarmHttp\Relay\Storage\Spool;
+use WarmHttp\Relay\Storage\SpooledRequest;
 use WarmHttp\Relay\Storage\SpoolUnavailable;
 
 /**
@@ -147,29 +148,18 @@ final class DeliveryProcess
      */
     private function takeIn(): void
     {
-        if ($this->backingOff()) {
+        if ($this->backingOff() || !$this->walEmptied()) {
             return;
         }
         $this->releaseFreePages();
-        // After a failure the WAL is emptied first: a write attempted with the WAL at its high
-        // mark would take the room that came back, and fail again.
-        if ($this->failures > 0 && !$this->spool->checkpoint()) {
-            $this->failed(new SpoolUnavailable('The spool disk is full: the write-ahead log cannot be moved into the spool yet.'));
-
-            return;
-        }
-        $outcomesOnly = $this->failures > 0 && !$this->deliverer->outcomes()->isEmpty();
-        [$requests, $to] = $outcomesOnly ? [[], $this->position] : $this->journal->read($this->position, $this->batchBytes);
-        if ($requests !== [] && !$this->roomToTakeIn($to)) {
-            [$requests, $to] = [[], $this->position];
-        }
+        [$requests, $to] = $this->nextBatch();
         $outcomes = $this->deliverer->outcomes();
         if ($requests === [] && $outcomes->isEmpty() && $to == $this->position) {
             return;
         }
         $now = $this->clock->now();
         try {
-            $stored = $this->spool->commit(array_map(static fn($r) => $r->takenInAt($now), $requests), $outcomes, $to, $now);
+            $stored = $this->spool->commit(array_map(static fn(SpooledRequest $r): SpooledRequest => $r->takenInAt($now), $requests), $outcomes, $to, $now);
         } catch (SpoolUnavailable $e) {
             $this->failed($e, \count($requests));
 
@@ -185,6 +175,29 @@ final class DeliveryProcess
         if (!$this->stopping) {
             $this->deliverer->offer($stored);
         }
+    }
+
+    /**
+     * After a failure the WAL is emptied first: a write attempted with the WAL at its high mark
+     * would take the room that came back, and fail again.
+     */
+    private function walEmptied(): bool
+    {
+        if ($this->failures === 0 || $this->spool->checkpoint()) {
+            return true;
+        }
+        $this->failed(new SpoolUnavailable('The spool disk is full: the write-ahead log cannot be moved into the spool yet.'));
+
+        return false;
+    }
+
+    /** @return array{list<SpooledRequest>, JournalPosition} journal records to take in now, and the position after them */
+    private function nextBatch(): array
+    {
+        $outcomesOnly = $this->failures > 0 && !$this->deliverer->outcomes()->isEmpty();
+        [$requests, $to] = $outcomesOnly ? [[], $this->position] : $this->journal->read($this->position, $this->batchBytes);
+
+        return $requests !== [] && !$this->roomToTakeIn($to) ? [[], $this->position] : [$requests, $to];
     }
 
     /**
