@@ -4,9 +4,12 @@ declare(strict_types=1);
 
 namespace WarmHttp\Bridge\Discovery;
 
+use Http\Client\HttpAsyncClient;
+use Http\Client\HttpClient as HttplugClient;
 use Http\Discovery\Strategy\DiscoveryStrategy;
 use Psr\Http\Client\ClientInterface;
 use WarmHttp\Client;
+use WarmHttp\Httplug\AsyncClient;
 
 /**
  * Tells php-http/discovery that the PSR-18 client is WarmHttp\Client, so an SDK that calls
@@ -14,7 +17,11 @@ use WarmHttp\Client;
  * installed; discovery reads its candidate lists only from its own code and the root project, so
  * a package cannot list itself any other way.
  *
- * Only PSR-18 is answered. The PSR-17 factories are left to discovery's own list, which finds
+ * HTTPlug's async client (HttpAsyncClientDiscovery) and its sync one are answered with
+ * Httplug\AsyncClient when php-http/httplug is installed: the condition names HTTPlug's
+ * interface first, so our class is never autoloaded without it.
+ *
+ * The PSR-17 factories are left to discovery's own list, which finds
  * nyholm/psr7 (our dependency) for all six of them: the Client implements three, and a
  * Client per factory would be a heavier object for the same nyholm messages.
  *
@@ -28,15 +35,20 @@ final class Strategy implements DiscoveryStrategy
     /**
      * @param string $type
      *
-     * @return list<array{class: class-string, condition: class-string}>
+     * @return list<array{class: class-string, condition: class-string|list<class-string>}>
      */
     public static function getCandidates($type): array
     {
-        if ($type !== ClientInterface::class || self::rootProjectChose($type)) {
+        $candidate = match ($type) {
+            ClientInterface::class => ['class' => Client::class, 'condition' => Client::class],
+            HttpAsyncClient::class, HttplugClient::class => ['class' => AsyncClient::class, 'condition' => [HttpAsyncClient::class, AsyncClient::class]],
+            default => null,
+        };
+        if ($candidate === null || self::rootProjectChose($type)) {
             return [];
         }
 
-        return [['class' => Client::class, 'condition' => Client::class]];
+        return [$candidate];
     }
 
     /**

@@ -5,7 +5,10 @@ declare(strict_types=1);
 namespace WarmHttp\Tests\Unit\Bridge\Discovery;
 
 use GuzzleHttp\Client as GuzzleClient;
+use Http\Client\HttpAsyncClient;
+use Http\Client\HttpClient as HttplugClient;
 use Http\Discovery\ClassDiscovery;
+use Http\Discovery\HttpAsyncClientDiscovery;
 use Http\Discovery\Psr17FactoryDiscovery;
 use Http\Discovery\Psr18ClientDiscovery;
 use Nyholm\Psr7\Factory\Psr17Factory;
@@ -16,6 +19,7 @@ use Psr\Http\Message\ResponseFactoryInterface;
 use Psr\Http\Message\StreamFactoryInterface;
 use WarmHttp\Bridge\Discovery\Strategy;
 use WarmHttp\Client;
+use WarmHttp\Httplug\AsyncClient;
 
 final class StrategyTest extends TestCase
 {
@@ -34,10 +38,26 @@ final class StrategyTest extends TestCase
 
     public function testLeavesThePsr17FactoriesToDiscoverysOwnList(): void
     {
-        foreach ([RequestFactoryInterface::class, ResponseFactoryInterface::class, StreamFactoryInterface::class, 'Http\\Client\\HttpClient'] as $type) {
+        foreach ([RequestFactoryInterface::class, ResponseFactoryInterface::class, StreamFactoryInterface::class] as $type) {
             self::assertSame([], Strategy::getCandidates($type), $type);
         }
         self::assertInstanceOf(Psr17Factory::class, Psr17FactoryDiscovery::findRequestFactory());
+    }
+
+    public function testAnswersHttplugsAsyncAndSyncClientWithTheAsyncClient(): void
+    {
+        $expected = [['class' => AsyncClient::class, 'condition' => [HttpAsyncClient::class, AsyncClient::class]]];
+
+        self::assertSame($expected, Strategy::getCandidates(HttpAsyncClient::class));
+        self::assertSame($expected, Strategy::getCandidates(HttplugClient::class));
+    }
+
+    public function testHttpAsyncClientDiscoveryFindsTheAsyncClientOnTheWarmPool(): void
+    {
+        // Symfony's HttplugClient is installed here too (require-dev) and first in discovery's list.
+        self::assertTrue(class_exists(\Symfony\Component\HttpClient\HttplugClient::class));
+
+        self::assertInstanceOf(AsyncClient::class, HttpAsyncClientDiscovery::find());
     }
 
     public function testTheAutoloaderRegistersItFirst(): void
