@@ -13,7 +13,7 @@ use WarmHttp\Bench\Spread;
 use WarmHttp\Bench\Strategy;
 
 /**
- * A large JSON answer (the rig's /json/large.json, 0.94 MB, 10:1 in gzip, served pre-gzipped
+ * A large JSON answer (the rig's /json/large.json, 1.05 MB, 10:1 in gzip, served pre-gzipped
  * so nginx spends nothing on it) fetched warm and decoded: WarmHttp beside raw curl decoding
  * it itself, and both uncompressed. CPU (getrusage, this process) and wall time per request,
  * straight to nginx, in interleaved rounds as the cpu group.
@@ -33,7 +33,7 @@ final class CompressionGroup implements Group
 
     public function title(BenchContext $context): string
     {
-        return \sprintf('A 0.94 MB JSON answer gzipped 10:1, decoded; CPU per warm request, %d requests per client in %d interleaved rounds', $this->requests($context), self::ROUNDS);
+        return \sprintf('A 1.05 MB JSON answer gzipped 10:1, decoded; CPU per warm request, %d requests per client in %d interleaved rounds', $this->requests($context), self::ROUNDS);
     }
 
     public function run(BenchContext $context): array
