@@ -46,7 +46,7 @@ final class Scheduler
     public static function run(array $tasks): array
     {
         $run = new FiberRun();
-        foreach ($tasks as $key => $task) {
+        foreach (SchedulerContext::carry($tasks) as $key => $task) {
             $fiber = new \Fiber($task);
             self::mark($fiber);
             $run->add($key, $fiber);
