@@ -46,6 +46,7 @@ final class CurlOptions
             + self::tls($options)
             + self::clientCertificate($options)
             + ProxyOption::curlOptions($options->proxy(), $options->optionalList('no_proxy'))
+            + self::proxyTls($options)
             + self::timeouts($options)
             + self::redirects($options)
             + self::limits($options)
@@ -108,6 +109,28 @@ final class CurlOptions
         $cafile = $options->string('cafile');
         if ($cafile !== null) {
             $tls[\CURLOPT_CAINFO] = $cafile;
+        }
+
+        return $tls;
+    }
+
+    /**
+     * An https:// proxy is verified as the origins are, with `verify` and `cafile` (libcurl
+     * keeps separate CURLOPT_PROXY_* settings for it, defaulting to the system bundle).
+     *
+     * @return array<int, mixed>
+     */
+    private static function proxyTls(Options $options): array
+    {
+        $proxy = $options->proxy();
+        if (!\is_string($proxy) || strncasecmp($proxy, 'https:', 6) !== 0) {
+            return [];
+        }
+        $verify = $options->bool('verify');
+        $tls = [\CURLOPT_PROXY_SSL_VERIFYPEER => $verify, \CURLOPT_PROXY_SSL_VERIFYHOST => $verify ? 2 : 0];
+        $cafile = $options->string('cafile');
+        if ($cafile !== null) {
+            $tls[\CURLOPT_PROXY_CAINFO] = $cafile;
         }
 
         return $tls;

@@ -4,6 +4,9 @@ declare(strict_types=1);
 
 namespace WarmHttp\Tests\Integration\Client;
 
+use WarmHttp\Client;
+use WarmHttp\Exception\NetworkException;
+use WarmHttp\Rig\Certificate;
 use WarmHttp\Tests\Integration\Client\Support\LoopbackProxy;
 use WarmHttp\Tests\Integration\RigTestCase;
 
@@ -41,6 +44,29 @@ final class ProxyTest extends RigTestCase
             $proxy->seen(),
             'one tunnel, reused',
         );
+    }
+
+    /** An https:// proxy is verified with the client's verify and cafile, as an origin is. */
+    public function testAnHttpsProxyIsVerifiedWithTheClientsCafile(): void
+    {
+        $certificate = self::rig()->certificate();
+        $proxy = LoopbackProxy::start('https', [$certificate->certFile(), $certificate->keyFile()]);
+        $url = self::nginxUrl('h2', '/echo/tls-proxy');
+
+        $response = self::client(['proxy' => $proxy->url('user:pw', 'https')])->sendRequest(self::client()->createRequest('GET', $url));
+        self::assertSame('/echo/tls-proxy', (string) $response->getBody());
+        self::assertSame('Basic ' . base64_encode('user:pw'), $proxy->seen()[0]['auth'] ?? null);
+
+        $otherCa = Certificate::generate();
+        try {
+            (new Client(['proxy' => $proxy->url('', 'https'), 'cafile' => $otherCa->caFile()]))->sendRequest(self::client()->createRequest('GET', $url));
+            self::fail('a proxy certificate the cafile does not vouch for must be refused');
+        } catch (NetworkException $e) {
+            self::assertSame(\CURLE_SSL_CACERT, $e->getCode(), $e->getMessage());
+        } finally {
+            $otherCa->remove();
+        }
+        self::assertCount(1, $proxy->seen(), 'nothing was asked of an unverified proxy');
     }
 
     public function testSocks5ResolvesHereAndSocks5hAtTheProxy(): void

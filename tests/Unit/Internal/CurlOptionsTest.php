@@ -165,6 +165,18 @@ final class CurlOptionsTest extends TestCase
         self::assertSame($expected, array_intersect_key($curl, [\CURLOPT_PROXY => 0, \CURLOPT_NOPROXY => 0]));
     }
 
+    public function testAnHttpsProxyIsVerifiedWithTheClientsTlsOptions(): void
+    {
+        $curl = CurlOptions::forClient(Options::fromArray(['proxy' => 'HTTPS://proxy.internal:443', 'cafile' => __FILE__, 'verify' => true]));
+        self::assertSame([true, 2, __FILE__], [$curl[\CURLOPT_PROXY_SSL_VERIFYPEER], $curl[\CURLOPT_PROXY_SSL_VERIFYHOST], $curl[\CURLOPT_PROXY_CAINFO]]);
+
+        $off = CurlOptions::forClient(Options::fromArray(['proxy' => 'https://proxy.internal', 'verify' => false]));
+        self::assertSame([false, 0], [$off[\CURLOPT_PROXY_SSL_VERIFYPEER], $off[\CURLOPT_PROXY_SSL_VERIFYHOST]]);
+        self::assertArrayNotHasKey(\CURLOPT_PROXY_CAINFO, $off);
+
+        self::assertArrayNotHasKey(\CURLOPT_PROXY_SSL_VERIFYPEER, CurlOptions::forClient(Options::fromArray(['proxy' => 'http://proxy.internal:3128', 'cafile' => __FILE__])));
+    }
+
     public function testAReadTimeoutTurnsOnTheProgressWatchOnlyWhenSet(): void
     {
         $curl = CurlOptions::forClient(Options::fromArray(['read_timeout' => 1.5]));

@@ -21,11 +21,14 @@ final class LoopbackProxy
         @unlink($this->log);
     }
 
-    /** @param 'http'|'socks5' $mode */
-    public static function start(string $mode): self
+    /**
+     * @param 'http'|'https'|'socks5' $mode
+     * @param list<string>            $certificate https: the certificate and key files it serves
+     */
+    public static function start(string $mode, array $certificate = []): self
     {
         $log = (string) tempnam(sys_get_temp_dir(), 'warmhttp-proxy-');
-        $process = new Process([\PHP_BINARY, __DIR__ . '/loopback-proxy.php', $mode, $log]);
+        $process = new Process([\PHP_BINARY, __DIR__ . '/loopback-proxy.php', $mode, $log, ...$certificate]);
         $process->setTimeout(null);
         $process->start();
         $deadline = microtime(true) + 5;
@@ -39,9 +42,9 @@ final class LoopbackProxy
         return new self($process, (int) trim($process->getOutput()), $log);
     }
 
-    public function url(string $credentials = ''): string
+    public function url(string $credentials = '', string $scheme = 'http', string $host = '127.0.0.1'): string
     {
-        return \sprintf('http://%s127.0.0.1:%d', $credentials === '' ? '' : $credentials . '@', $this->port);
+        return \sprintf('%s://%s%s:%d', $scheme, $credentials === '' ? '' : $credentials . '@', $host, $this->port);
     }
 
     /** @return list<array{connection: int, method: string, target: string, auth: string}> */

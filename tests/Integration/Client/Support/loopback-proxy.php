@@ -3,7 +3,8 @@
 declare(strict_types=1);
 
 /*
- * A loopback proxy for the proxy tests: `php loopback-proxy.php http|socks5 LOGFILE`. Prints its
+ * A loopback proxy for the proxy tests: `php loopback-proxy.php http|https|socks5 LOGFILE
+ * [CERT KEY]` (https: the http proxy behind TLS with that certificate). Prints its
  * port, then serves until killed. http: CONNECT tunnels and absolute-form requests (each
  * forwarded on a new upstream connection, answered with the connection closed); socks5: no
  * auth or user/password, CONNECT by IPv4 or name. Every request or tunnel it sees is one JSON
@@ -12,7 +13,8 @@ declare(strict_types=1);
 
 $mode = $argv[1] ?? 'http';
 $log = $argv[2] ?? '/dev/null';
-$server = stream_socket_server('tcp://127.0.0.1:0', $errno, $error) ?: exit("listen failed: $error\n");
+$tls = $mode === 'https' ? ['ssl' => ['local_cert' => $argv[3] ?? '', 'local_pk' => $argv[4] ?? '']] : [];
+$server = stream_socket_server('tcp://127.0.0.1:0', $errno, $error, \STREAM_SERVER_BIND | \STREAM_SERVER_LISTEN, stream_context_create($tls)) ?: exit("listen failed: $error\n");
 $name = (string) stream_socket_get_name($server, false);
 fwrite(STDOUT, substr($name, strrpos($name, ':') + 1) . "\n");
 
@@ -34,6 +36,10 @@ for (;;) {
     foreach ($read as $socket) {
         if ($socket === $server) {
             $client = @stream_socket_accept($server, 0);
+            if ($client !== false && $tls !== [] && stream_socket_enable_crypto($client, true, \STREAM_CRYPTO_METHOD_TLS_SERVER) !== true) {
+                fclose($client);
+                $client = false;
+            }
             if ($client !== false) {
                 $links[(int) $client] = [$client, null, '', ++$accepted];
             }
