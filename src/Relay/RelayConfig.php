@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay;
 
+use WarmHttp\Relay\Front\FrontLimits;
 use WarmHttp\Relay\Worker\RetryPolicy;
 
 /**
@@ -35,5 +36,6 @@ final readonly class RelayConfig
         public float $drainTimeout = 10.0,
         public bool $fsync = false,
         public int $spoolReserveBytes = 16777216,
+        public FrontLimits $limits = new FrontLimits(),
     ) {}
 }

@@ -10,6 +10,7 @@ use Symfony\Component\Console\Input\InputInterface;
 use Symfony\Component\Console\Input\InputOption;
 use Symfony\Component\Console\Output\OutputInterface;
 use WarmHttp\Relay\Assembly;
+use WarmHttp\Relay\Front\FrontLimits;
 use WarmHttp\Relay\Front\FrontProcess;
 use WarmHttp\Relay\Front\ListeningSockets;
 use WarmHttp\Relay\JsonLogger;
@@ -19,6 +20,12 @@ use WarmHttp\Relay\Worker\RetryPolicy;
 #[AsCommand(name: 'relay', description: 'Run the relay daemon: durable fire-and-forget delivery and warm upstream connections for PHP-FPM')]
 final class RelayCommand extends Command
 {
+    /** --max-connections: FD_SETSIZE (1024) less what the front holds besides its callers. */
+    private const MAX_CONNECTIONS_CEILING = 900;
+
+    /** --spool-reserve: the worker's take-in floor (1 MiB) plus a quarter for SQLite's own pages. */
+    private const MIN_SPOOL_RESERVE = 1310720;
+
     protected function configure(): void
     {
         $this
@@ -40,6 +47,10 @@ final class RelayCommand extends Command
             ->addOption('max-in-flight', null, InputOption::VALUE_REQUIRED, 'Deliveries in flight at once', '512')
             ->addOption('max-per-host', null, InputOption::VALUE_REQUIRED, 'Deliveries in flight per destination (scheme, host, port)', '128')
             ->addOption('timeout', null, InputOption::VALUE_REQUIRED, 'Upstream request timeout, seconds', '30')
+            ->addOption('max-connections', null, InputOption::VALUE_REQUIRED, \sprintf('Callers connected at once, at most %d (TCP callers at most half); past it the longest-idle caller gives its place, else 503', self::MAX_CONNECTIONS_CEILING), (string) FrontLimits::MAX_CONNECTIONS)
+            ->addOption('idle-timeout', null, InputOption::VALUE_REQUIRED, 'Close a caller connection idle this long, seconds', (string) FrontLimits::IDLE_SECONDS)
+            ->addOption('head-timeout', null, InputOption::VALUE_REQUIRED, 'A request head must arrive whole within this many seconds of its first byte (else 408)', (string) FrontLimits::HEAD_SECONDS)
+            ->addOption('input-budget', null, InputOption::VALUE_REQUIRED, 'Bytes all callers together may have buffered in the front before large ones wait', (string) FrontLimits::INPUT_BUDGET_BYTES)
             ->addOption('drain-timeout', null, InputOption::VALUE_REQUIRED, 'On SIGTERM, wait this long for in-flight deliveries', '10')
             ->addOption('role', null, InputOption::VALUE_REQUIRED, 'Internal: "delivery" runs the delivery worker the relay starts for itself', 'front')
             ->addOption('front-pid', null, InputOption::VALUE_REQUIRED, 'Internal: the front process a delivery worker belongs to; it exits when that one is gone');
@@ -198,7 +209,39 @@ final class RelayCommand extends Command
             timeout: self::seconds($input, 'timeout'),
             drainTimeout: self::seconds($input, 'drain-timeout'),
             fsync: $sync === 'full',
-            spoolReserveBytes: self::number($input, 'spool-reserve', 0),
+            spoolReserveBytes: self::spoolReserve($input),
+            limits: self::limits($input),
+        );
+    }
+
+    /**
+     * The delivery worker takes journal records into the spool only while 1 MiB plus its batch
+     * is free (Worker: a full disk must not strand acknowledged requests): a reserve below that
+     * lets the front acknowledge what the worker can never take in. 0 turns the check off.
+     */
+    private static function spoolReserve(InputInterface $input): int
+    {
+        $reserve = self::number($input, 'spool-reserve', 0);
+        if ($reserve > 0 && $reserve < self::MIN_SPOOL_RESERVE) {
+            throw new \InvalidArgumentException(\sprintf('--spool-reserve must be 0 (no check) or at least %d bytes, got %d: the delivery worker needs that much free to move acknowledged requests from the journal into the spool.', self::MIN_SPOOL_RESERVE, $reserve));
+        }
+
+        return $reserve;
+    }
+
+    /** @throws \InvalidArgumentException naming the option */
+    private static function limits(InputInterface $input): FrontLimits
+    {
+        $connections = self::number($input, 'max-connections', 1);
+        if ($connections > self::MAX_CONNECTIONS_CEILING) {
+            throw new \InvalidArgumentException(\sprintf('--max-connections must be at most %d, got %d: the front waits with stream_select(), which handles descriptors below 1024 only, and keeps some for its listeners, files and upstream sockets.', self::MAX_CONNECTIONS_CEILING, $connections));
+        }
+
+        return new FrontLimits(
+            $connections,
+            self::seconds($input, 'idle-timeout', positive: true),
+            self::seconds($input, 'head-timeout', positive: true),
+            self::number($input, 'input-budget', 1048576),
         );
     }
 

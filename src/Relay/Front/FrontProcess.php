@@ -54,9 +54,8 @@ final class FrontProcess
         private readonly SyncForwarder $sync,
         private readonly WorkerHandle $worker,
         private readonly LoggerInterface $logger,
-        FrontLimits $limits = new FrontLimits(),
     ) {
-        $this->callers = new Callers($limits, $logger);
+        $this->callers = new Callers($config->limits, $logger);
     }
 
     public function run(): void
