@@ -45,7 +45,7 @@ final class RelayLimitsOptionsTest extends TestCase
     {
         $relay = RelayProcess::start(['--head-timeout=0.5']);
         $socket = stream_socket_client($relay->address(), $errno, $errstr, 2.0);
-        self::assertNotFalse($socket, $errstr);
+        self::assertNotFalse($socket, (string) $errstr);
         fwrite($socket, "POST http://127.0.0.1:1/x HTTP/1.1\r\nX-Half: ");
         stream_set_timeout($socket, 5);
         $started = microtime(true);
