@@ -45,8 +45,8 @@ final class Assembly
         Spool::open($config->spoolPath, $config->fsync); // created before the worker and the gauges read it
         $journal = JournalWriter::open(Journal::dirFor($config->spoolPath), $config->fsync, $config->spoolReserveBytes, $lock);
         $metrics = new Metrics();
-        $sync = new SyncForwarder(self::upstream($config), $metrics);
-        $router = new Router($config, $journal, self::upstream($config), $sync, $metrics, $logger, self::gauges($config, $journal, $sync, $logger));
+        $sync = new SyncForwarder(self::upstream($config, $logger), $metrics);
+        $router = new Router($config, $journal, self::upstream($config, $logger), $sync, $metrics, $logger, self::gauges($config, $journal, $sync, $logger));
         $listeners = ListeningSockets::open($config->socketPath, $config->tcpAddress, $config->token);
 
         return new FrontProcess($config, $listeners, $router, $sync, WorkerHandle::forFront($argv, $logger), $logger);
@@ -62,7 +62,7 @@ final class Assembly
         $spool = Spool::open($config->spoolPath, $config->fsync);
         $clock = SpoolClock::start($spool->lastClock(), SpoolClock::wall());
         $metrics = new Metrics();
-        $deliverer = new Deliverer($spool, self::upstream($config), $config->retry, $metrics, $logger, $config->maxInFlight, $config->maxPerHost, $clock);
+        $deliverer = new Deliverer($spool, self::upstream($config, $logger), $config->retry, $metrics, $logger, $config->maxInFlight, $config->maxPerHost, $clock);
 
         return new DeliveryProcess(
             $lock,
@@ -77,9 +77,10 @@ final class Assembly
         );
     }
 
-    private static function upstream(RelayConfig $config): Upstream
+    /** The logger tells a security event: an answer from another address than the checked one. */
+    private static function upstream(RelayConfig $config, LoggerInterface $logger): Upstream
     {
-        return new Upstream(new DestinationGuard($config->allowPrivateNetworks, $config->allowedHosts), $config->cafile, $config->timeout, $config->maxPerHost);
+        return new Upstream(new DestinationGuard($config->allowPrivateNetworks, $config->allowedHosts), $config->cafile, $config->timeout, $config->maxPerHost, $logger);
     }
 
     /**
