@@ -241,7 +241,7 @@ final class Nginx
     }
 
     /**
-     * Puts a file under /gzip/NAME and /zstd/NAME, served as it is with that Content-Encoding
+     * Puts a file under /gzip/NAME, /zstd/NAME, /br/NAME and /deflate/NAME, served as it is with that Content-Encoding
      * (test answers made beforehand, such as a gzip bomb).
      */
     public function putEncoded(string $name, string $bytes): string

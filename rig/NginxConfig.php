@@ -69,6 +69,8 @@ final class NginxConfig
             location /json/ { alias {$json}; default_type application/json; gzip_static on; gzip_vary on; }
             location /gzip/ { alias {$encoded}; default_type application/json; add_header Content-Encoding gzip; }
             location /zstd/ { alias {$encoded}; default_type application/json; add_header Content-Encoding zstd; }
+            location /br/ { alias {$encoded}; default_type application/json; add_header Content-Encoding br; }
+            location /deflate/ { alias {$encoded}; default_type application/json; add_header Content-Encoding deflate; }
             location = /whoami { return 200 "\$ssl_client_verify \$ssl_client_s_dn"; }
             location ~ ^/redirect/[0-9]+$ { return 302 \$rig_redirect_next; }
             location = /redirect-to { return 302 \$arg_url; }
