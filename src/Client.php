@@ -19,6 +19,7 @@ use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\ErrorLogLogger;
 use WarmHttp\Internal\MemoryStream;
+use WarmHttp\Internal\Observers;
 use WarmHttp\Internal\Options;
 use WarmHttp\Internal\Psr7Exchange;
 use WarmHttp\Internal\RequestGuard;
@@ -50,6 +51,9 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
 
     private ?FallbackJournal $journal = null;
 
+    /** Set only by withListener(): a client without listeners pays one null check per request. */
+    private ?Observers $observers = null;
+
     /**
      * @param array<string, mixed> $options see the README, "Options"; unknown names are refused
      *
@@ -70,7 +74,25 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     /** @param array<string, mixed> $options merged over this client's options */
     public function withOptions(array $options): self
     {
-        return new self($options + $this->options->given());
+        $client = new self($options + $this->options->given());
+        $client->observers = $this->observers;
+
+        return $client;
+    }
+
+    /**
+     * A new client that also tells $listener about every request it sends: sendRequest,
+     * sendAsync, sendAll, inside concurrently(), and dispatch(). See the README, "Observability".
+     * A listener that throws is logged (the `logger` option), never the request's failure.
+     *
+     * @param callable(Observability\RequestEvent): void $listener
+     */
+    public function withListener(callable $listener): self
+    {
+        $client = new self($this->options->given());
+        $client->observers = Observers::with($this->observers, $listener, $this->logger());
+
+        return $client;
     }
 
     public function sendRequest(RequestInterface $request): ResponseInterface
@@ -153,6 +175,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
             $this->journal(),
         );
         $this->dispatcher->dispatch($request);
+        $this->observers?->emit(new Observability\RequestDispatched($request));
     }
 
     private function journal(): FallbackJournal
@@ -191,6 +214,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
         }
         $spec = Psr7Exchange::spec($request, $resendable, $curl, $this->options->bool('stream'), $this->options->int('max_response_bytes'));
         $transfer = new Transfer($spec, new Psr7Exchange($request));
+        $this->observers?->watch($request, $transfer);
         CurlPool::get()->start($transfer);
 
         return $transfer;
