@@ -5,15 +5,21 @@ declare(strict_types=1);
 namespace WarmHttp\Tests\Integration\Client;
 
 use OpenTelemetry\API\Trace\Span;
+use OpenTelemetry\API\Trace\SpanInterface;
+use OpenTelemetry\API\Trace\SpanKind;
 use OpenTelemetry\API\Trace\TracerInterface;
 use OpenTelemetry\Context\Context;
 use OpenTelemetry\SDK\Trace\ImmutableSpan;
 use OpenTelemetry\SDK\Trace\SpanExporter\InMemoryExporter;
 use OpenTelemetry\SDK\Trace\SpanProcessor\SimpleSpanProcessor;
 use OpenTelemetry\SDK\Trace\TracerProvider;
+use Psr\Http\Message\RequestInterface;
 
 use function WarmHttp\concurrently;
 
+use WarmHttp\Observability\RequestEvent;
+use WarmHttp\Observability\RequestFinished;
+use WarmHttp\Observability\RequestStarted;
 use WarmHttp\Tests\Integration\RigTestCase;
 
 /**
@@ -96,6 +102,38 @@ final class OpenTelemetryContextTest extends RigTestCase
         );
 
         self::assertFalse($this->spansByName()['alone']->getParentContext()->isValid());
+        self::assertSame([], $this->warnings);
+    }
+
+    public function testAListenerThatTracesRequestsParentsEachClientSpanToItsTask(): void
+    {
+        /** @var \WeakMap<RequestInterface, SpanInterface> $open */
+        $open = new \WeakMap();
+        $client = self::client()->withListener(function (RequestEvent $event) use ($open): void {
+            if ($event instanceof RequestStarted) {
+                // runs in the fiber that sends, so the current context is the task's
+                $open[$event->request] = $this->tracer->spanBuilder('HTTP ' . $event->request->getUri()->getPath())->setSpanKind(SpanKind::KIND_CLIENT)->startSpan();
+            } elseif ($event instanceof RequestFinished && isset($open[$event->request])) {
+                $open[$event->request]->setAttribute('http.response.status_code', $event->response->getStatusCode())->end();
+            }
+        });
+        $task = fn(string $name): \Closure => function () use ($client, $name): void {
+            $span = $this->tracer->spanBuilder('task ' . $name)->startSpan();
+            $scope = $span->activate();
+            try {
+                $client->sendRequest($client->createRequest('GET', self::nginxUrl('h2', "/echo/$name")));
+            } finally {
+                $scope->detach();
+                $span->end();
+            }
+        };
+
+        concurrently($task('a'), $task('b'));
+
+        $spans = $this->spansByName();
+        self::assertSame($spans['task a']->getSpanId(), $spans['HTTP /echo/a']->getParentSpanId());
+        self::assertSame($spans['task b']->getSpanId(), $spans['HTTP /echo/b']->getParentSpanId());
+        self::assertSame(200, $spans['HTTP /echo/a']->getAttributes()->get('http.response.status_code'));
         self::assertSame([], $this->warnings);
     }
 
