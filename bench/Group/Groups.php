@@ -23,6 +23,7 @@ final class Groups
             new ParallelGroup(),
             new ConcurrentlyGroup(),
             new CpuGroup(),
+            new CompressionGroup(),
             new RelayGroup(),
         ];
     }

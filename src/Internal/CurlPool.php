@@ -322,6 +322,11 @@ final class CurlPool
         return $progressed;
     }
 
+    private static function hasDiscardedStatus(Transfer $transfer, \CurlHandle $handle): bool
+    {
+        return $transfer->spec->sink === ResponseSink::Discarded && curl_getinfo($handle, \CURLINFO_RESPONSE_CODE) > 0;
+    }
+
     private function finish(\CurlHandle $handle, int $errno): void
     {
         $id = spl_object_id($handle);
@@ -337,6 +342,11 @@ final class CurlPool
         $this->counters->record($transfer->spec->host, $info);
         if ($errno === \CURLE_WRITE_ERROR && $transfer->stoppedAtHead()) {
             $errno = \CURLE_OK; // a HEAD sent with a body, stopped where its answer ends
+        }
+        if ($errno === \CURLE_FILESIZE_EXCEEDED && self::hasDiscardedStatus($transfer, $handle)) {
+            // A discarded answer's size cap only spares reading it: its status is in and decides
+            // (a relay delivery answered 503 with a 2 MiB body is retried, not taken as delivered).
+            $errno = \CURLE_OK;
         }
         if ($errno !== \CURLE_OK && $this->shouldRetry($transfer, $errno, $info)) {
             $this->recycle($handle);

@@ -69,7 +69,9 @@ final class PullStream implements StreamInterface
 
     public function eof(): bool
     {
-        return $this->closed || $this->buffer->isDrained();
+        // A failed transfer's last bytes taken is not the end: read() throws its failure, so
+        // getContents() and __toString() cannot return a truncated body as a whole one.
+        return $this->closed || ($this->buffer->isDrained() && $this->buffer->failure() === null);
     }
 
     public function close(): void

@@ -20,10 +20,16 @@ final class ClientCache
     /** @var array<string, Client> */
     private array $clients = [];
 
+    /** @var array<string, mixed> */
+    private readonly array $base;
+
     /** @param array<string, mixed> $base */
-    public function __construct(private readonly array $base)
+    public function __construct(array $base)
     {
-        $this->clients[''] = new Client($base);
+        // The bridge decodes Guzzle's way itself (ContentDecoding, per decode_content): the
+        // Client's own decoding would decode the body twice.
+        $this->base = ['decode_content' => false] + $base;
+        $this->clients[''] = new Client($this->base);
     }
 
     /** @param array<string, scalar|null> $perRequest options derived from Guzzle's request options */

@@ -38,6 +38,8 @@ final class SyncRoute
             $curl[\CURLOPT_UNIX_SOCKET_PATH] = $relay->socketPath;
         }
         $curl[\CURLOPT_HTTP_VERSION] = \CURL_HTTP_VERSION_1_1;
+        // The hop is to the relay on this machine: a client's `proxy` is for the destination.
+        $curl[\CURLOPT_PROXY] = '';
         // Curl would resolve a Location against the relay's URL and send the same target
         // again: the Client follows redirects itself here (SyncRedirects).
         $curl[\CURLOPT_FOLLOWLOCATION] = false;

@@ -42,7 +42,9 @@ final class Upstream
     /** @param LoggerInterface|null $logger where a connection to an unchecked address is reported */
     public function __construct(private readonly DestinationGuard $guard, ?string $cafile, float $timeout, ?int $maxHostConnections, ?LoggerInterface $logger = null)
     {
-        $options = Options::fromArray(array_filter([
+        // The caller's answer goes on as the destination sent it (its Content-Encoding with it),
+        // and a delivery's answer is discarded: nothing to decode, no Accept-Encoding to add.
+        $options = Options::fromArray(['decode_content' => false] + array_filter([
             'cafile' => $cafile,
             'timeout' => $timeout,
             'connect_timeout' => min(10.0, $timeout),

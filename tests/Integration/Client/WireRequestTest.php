@@ -42,7 +42,7 @@ final class WireRequestTest extends RigTestCase
     public function testEveryShapeGoesAsTheRequestSaysWithHostFramingAndAUserAgentOnly(string $method, ?string $body, string $framing): void
     {
         $recorder = self::recorder();
-        $client = new Client(['timeout' => 5]);
+        $client = new Client(['decode_content' => false, 'timeout' => 5]);
         $request = $client->createRequest($method, $recorder->url('/shape?q=1'));
         if ($body !== null) {
             $request = $request->withBody($client->createStream($body));
@@ -61,7 +61,7 @@ final class WireRequestTest extends RigTestCase
     public function testAStreamedBodyOfUnknownSizeIsChunkedAndNothingIsAdded(): void
     {
         $recorder = self::recorder();
-        $client = new Client(['timeout' => 5]);
+        $client = new Client(['decode_content' => false, 'timeout' => 5]);
         $stream = fopen('php://temp', 'w+b');
         \assert($stream !== false);
         fwrite($stream, 'streamed');
@@ -80,7 +80,7 @@ final class WireRequestTest extends RigTestCase
     public function testTheRequestsOwnHeadersGoAsTheyAreInTheirOrderEmptyValuesIncluded(): void
     {
         $recorder = self::recorder();
-        $client = new Client(['timeout' => 5]);
+        $client = new Client(['decode_content' => false, 'timeout' => 5]);
         $request = $client->createRequest('POST', $recorder->url('/own'))
             ->withHeader('Accept', 'application/json')
             ->withHeader('Content-Type', 'text/plain')
@@ -101,13 +101,34 @@ final class WireRequestTest extends RigTestCase
     public function testTheClientsHeadersOptionSetsTheUserAgentForEveryRequest(): void
     {
         $recorder = self::recorder();
-        $client = new Client(['timeout' => 5, 'headers' => ['User-Agent' => 'MySdk/1.0']]);
+        $client = new Client(['decode_content' => false, 'timeout' => 5, 'headers' => ['User-Agent' => 'MySdk/1.0']]);
         $seen = $recorder->count();
 
         $client->sendRequest($client->createRequest('GET', $recorder->url('/ua')));
 
         self::assertStringContainsString("\r\nUser-Agent: MySdk/1.0\r\n", $recorder->last($seen));
         self::assertStringNotContainsString('WarmHttp/', $recorder->last($seen));
+    }
+
+    /**
+     * The two lines a default Client adds besides Host and framing: its User-Agent and, with
+     * decode_content on (the default), the coding it decodes. A request's own Accept-Encoding
+     * replaces the latter (and gets the raw bytes).
+     */
+    public function testADefaultClientAddsItsUserAgentAndAcceptEncodingGzipOnly(): void
+    {
+        $recorder = self::recorder();
+        $client = new Client(['timeout' => 5]);
+        $seen = $recorder->count();
+
+        $client->sendRequest($client->createRequest('GET', $recorder->url('/default')));
+        $default = $recorder->last($seen);
+        $client->sendRequest($client->createRequest('GET', $recorder->url('/own'))->withHeader('Accept-Encoding', 'identity'));
+        $own = $recorder->last($seen + 1);
+
+        self::assertSame("GET /default HTTP/1.1\r\nHost: {$recorder->authority()}\r\nAccept-Encoding: gzip\r\n" . UserAgent::HEADER_LINE . "\r\n\r\n", $default);
+        self::assertStringContainsString("\r\nAccept-Encoding: identity\r\n", $own);
+        self::assertStringNotContainsString('gzip', $own);
     }
 
     /**
@@ -118,7 +139,7 @@ final class WireRequestTest extends RigTestCase
     public function testAFramingHeaderThatDoesNotDescribeWhatIsSentIsNotSent(): void
     {
         $recorder = self::recorder();
-        $client = new Client(['timeout' => 5]);
+        $client = new Client(['decode_content' => false, 'timeout' => 5]);
         $seen = $recorder->count();
 
         $client->sendRequest($client->createRequest('GET', $recorder->url('/zero'))->withHeader('Content-Length', '0'));
@@ -133,7 +154,7 @@ final class WireRequestTest extends RigTestCase
     public function testARequestMarked10GoesAsHttp10(): void
     {
         $recorder = self::recorder();
-        $client = new Client(['timeout' => 5]);
+        $client = new Client(['decode_content' => false, 'timeout' => 5]);
         $seen = $recorder->count();
 
         $response = $client->sendRequest($client->createRequest('GET', $recorder->url('/old'))->withProtocolVersion('1.0'));
@@ -145,7 +166,7 @@ final class WireRequestTest extends RigTestCase
     public function testTheHttpVersionOptionWinsOverTheRequestsVersion(): void
     {
         $recorder = self::recorder();
-        $client = new Client(['timeout' => 5, 'http_version' => '1.1']);
+        $client = new Client(['decode_content' => false, 'timeout' => 5, 'http_version' => '1.1']);
         $seen = $recorder->count();
 
         $client->sendRequest($client->createRequest('GET', $recorder->url('/pinned'))->withProtocolVersion('1.0'));
@@ -157,7 +178,7 @@ final class WireRequestTest extends RigTestCase
     public function testARequestMarked2OnAPlainUrlSpeaksH2cWithPriorKnowledge(): void
     {
         $recorder = self::recorder();
-        $client = new Client(['timeout' => 5]);
+        $client = new Client(['decode_content' => false, 'timeout' => 5]);
         $seen = $recorder->count();
 
         try {
@@ -184,7 +205,7 @@ final class WireRequestTest extends RigTestCase
     #[DataProvider('versions')]
     public function testTheProtocolVersionNginxSaw(string $listener, ?string $option, string $requestVersion, string $seen): void
     {
-        $client = self::client(array_filter(['http_version' => $option]));
+        $client = self::client(['decode_content' => false] + array_filter(['http_version' => $option]));
         $nginx = self::rig()->nginx();
         $path = '/echo/version-' . bin2hex(random_bytes(4));
 
