@@ -204,6 +204,34 @@ final class HttplugAsyncClientTest extends RigTestCase
         self::assertSame('/echo/after-first', $chained->wait());
     }
 
+    public function testACallbackMaySendAndWaitItselfWhileOtherRequestsAreInFlight(): void
+    {
+        $client = self::client(['timeout' => 10]);
+        $async = new AsyncClient($client);
+        $others = [];
+        for ($i = 0; $i < 3; ++$i) {
+            $others[] = $async->sendAsyncRequest(self::request('GET', self::nginxUrl('h2', "/slow?ms=50&other=$i"), [], null));
+        }
+        // The callback runs inside the pool's loop, when /echo/outer settles: it drives the pool again.
+        $nested = $async->sendAsyncRequest(self::request('GET', self::nginxUrl('h2', '/echo/outer'), [], null))
+            ->then(static function (ResponseInterface $outer) use ($client, $async): string {
+                $inner = $client->sendRequest(self::request('GET', self::nginxUrl('h2', '/echo/inner'), [], null));
+                $asyncInner = $async->sendAsyncRequest(self::request('GET', self::nginxUrl('h2', '/echo/async-inner'), [], null))
+                    ->then(static fn(ResponseInterface $r): string => (string) $r->getBody())
+                    ->wait();
+                \assert(\is_string($asyncInner));
+
+                return $outer->getBody() . ' then ' . $inner->getBody() . ' then ' . $asyncInner;
+            });
+
+        self::assertSame('/echo/outer then /echo/inner then /echo/async-inner', $nested->wait());
+        foreach ($others as $other) {
+            $response = $other->wait();
+            \assert($response instanceof ResponseInterface);
+            self::assertSame('ok', (string) $response->getBody());
+        }
+    }
+
     public function testAThrowingCallbackRejectsTheNextPromiseAndARejectionHandlerRecovers(): void
     {
         $promise = self::async()->sendAsyncRequest(self::request('GET', self::nginxUrl('h2'), [], null))
