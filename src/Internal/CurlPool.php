@@ -261,7 +261,7 @@ final class CurlPool
         } else {
             $this->gate->withdraw($transfer);
         }
-        $transfer->streamedBody?->finish($reason);
+        $transfer->finishStreamedBody($reason);
         $transfer->settle($reason);
     }
 
@@ -356,7 +356,7 @@ final class CurlPool
             return;
         }
         $failure = $errno === \CURLE_OK ? null : $transfer->exchange->failure($transfer, $this->classify($transfer, $errno, $handle, $info));
-        $transfer->streamedBody?->finish($failure);
+        $transfer->finishStreamedBody($failure);
         if (!$transfer->isSettled()) {
             $transfer->settle($failure ?? $transfer->exchange->response($transfer, $handle, $info));
         }

@@ -40,7 +40,7 @@ final class Observers
         $transfer->onSettle(function (Transfer $settled) use ($request, $startedAt): void {
             $outcome = $settled->outcome();
             \assert($outcome !== null);
-            $this->settled($request, $outcome, $startedAt);
+            $this->settled($request, $settled, $outcome, $startedAt);
         });
     }
 
@@ -57,7 +57,7 @@ final class Observers
         }
     }
 
-    private function settled(RequestInterface $request, ResponseInterface|ClientExceptionInterface $outcome, int|float $startedAt): void
+    private function settled(RequestInterface $request, Transfer $transfer, ResponseInterface|ClientExceptionInterface $outcome, int|float $startedAt): void
     {
         if ($outcome instanceof ClientExceptionInterface) {
             $this->emit(new RequestFailed($request, $outcome, (hrtime(true) - $startedAt) / 1e6));
@@ -66,6 +66,17 @@ final class Observers
         }
         $stats = $outcome instanceof Response ? $outcome->stats() : null;
         $this->emit(new ResponseHeadersReceived($request, $outcome, $stats));
-        $this->emit(new RequestFinished($request, $outcome, $stats));
+        if ($transfer->streamedBody === null) {
+            $this->emit(new RequestFinished($request, $outcome, $stats));
+
+            return;
+        }
+        // A streamed response settles at its head: it is finished when its body has come whole,
+        // and failed if the body broke off.
+        $transfer->onBodyEnd(function (?ClientExceptionInterface $failure) use ($request, $outcome, $stats, $startedAt): void {
+            $this->emit($failure === null
+                ? new RequestFinished($request, $outcome, $stats)
+                : new RequestFailed($request, $failure, (hrtime(true) - $startedAt) / 1e6));
+        });
     }
 }

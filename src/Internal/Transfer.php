@@ -22,6 +22,17 @@ final class Transfer implements Waitable
     /** @var list<\Closure(self): void> */
     private array $listeners = [];
 
+    /**
+     * Set by a client with listeners only: told when a streamed body has arrived whole, or failed
+     * (the transfer settled at its head).
+     *
+     * @var \Closure(?ClientExceptionInterface): void|null
+     */
+    private ?\Closure $onBodyEnd = null;
+
+    /** @var array{?ClientExceptionInterface}|null the streamed body's end, once it came */
+    private ?array $bodyEnd = null;
+
     /** The response head received so far (streamed responses, and a HEAD sent with a body). */
     private string $head = '';
 
@@ -162,6 +173,36 @@ final class Transfer implements Waitable
         foreach ($listeners as $listener) {
             $listener($this);
         }
+    }
+
+    /**
+     * The streamed body's end: its buffer is told (a reader sees the failure, if any), then the
+     * listener set with onBodyEnd(), once. Nothing to do for a buffered body.
+     */
+    public function finishStreamedBody(?ClientExceptionInterface $failure): void
+    {
+        if ($this->streamedBody === null) {
+            return;
+        }
+        $this->streamedBody->finish($failure);
+        $this->bodyEnd ??= [$failure];
+        $listener = $this->onBodyEnd;
+        $this->onBodyEnd = null;
+        $listener?->__invoke($failure);
+    }
+
+    /**
+     * @param \Closure(?ClientExceptionInterface): void $listener called once, when a streamed body
+     *                                                       ends (at once if it already has)
+     */
+    public function onBodyEnd(\Closure $listener): void
+    {
+        if ($this->bodyEnd !== null) {
+            $listener($this->bodyEnd[0]);
+
+            return;
+        }
+        $this->onBodyEnd = $listener;
     }
 
     /** @param \Closure(self): void $listener called once, when the transfer settles */

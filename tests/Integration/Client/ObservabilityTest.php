@@ -17,6 +17,7 @@ use WarmHttp\Observability\RequestFinished;
 use WarmHttp\Observability\RequestStarted;
 use WarmHttp\Observability\ResponseHeadersReceived;
 use WarmHttp\Rig\FreePort;
+use WarmHttp\Rig\RawOrigin;
 use WarmHttp\Rig\TempDir;
 use WarmHttp\Tests\Integration\Relay\MemoryLogger;
 use WarmHttp\Tests\Integration\RigTestCase;
@@ -46,6 +47,46 @@ final class ObservabilityTest extends RigTestCase
         self::assertNotNull($finished->stats);
         self::assertGreaterThan(0.0, $finished->stats->totalMs);
         self::assertSame('2', $finished->stats->httpVersion);
+    }
+
+    /** A streamed response settles at its head: it is finished only once its body came whole. */
+    public function testAStreamedResponseIsFinishedWhenItsBodyHasBeenRead(): void
+    {
+        $client = $this->observed(['stream' => true]);
+
+        $response = $client->sendRequest($client->createRequest('GET', self::nginxUrl('h2', '/echo/streamed')));
+        $atHead = $this->kinds();
+        $body = (string) $response->getBody();
+
+        self::assertSame([RequestStarted::class, ResponseHeadersReceived::class], $atHead);
+        self::assertNotSame('', $body);
+        self::assertSame([RequestStarted::class, ResponseHeadersReceived::class, RequestFinished::class], $this->kinds());
+    }
+
+    public function testAStreamedBodyThatBreaksOffIsReportedAsFailed(): void
+    {
+        $origin = RawOrigin::start();
+        // The head and 1,000 bytes of 100,000 come at once, then nothing: the transfer settles at
+        // its head, and its body fails a second later.
+        $client = $this->observed(['stream' => true, 'timeout' => 1.0]);
+
+        try {
+            $response = $client->sendRequest($client->createRequest('GET', $origin->url('/stall-mid-body')));
+            try {
+                $response->getBody()->getContents();
+                self::fail('a body cut short must not read as a whole one');
+            } catch (\RuntimeException $e) {
+                // PSR-7's stream contract: the reader sees the failure as its cause
+                self::assertInstanceOf(TimeoutException::class, $e->getPrevious());
+            }
+        } finally {
+            $origin->stop();
+        }
+
+        self::assertSame([RequestStarted::class, ResponseHeadersReceived::class, RequestFailed::class], $this->kinds());
+        $failed = $this->events[2];
+        \assert($failed instanceof RequestFailed);
+        self::assertInstanceOf(TimeoutException::class, $failed->exception);
     }
 
     public function testSendAsyncSendAllAndConcurrentlyAreAllSeen(): void
