@@ -12,11 +12,12 @@ require $project . '/vendor/autoload.php';
 require __DIR__ . '/checks.php';
 
 $classmap = require $project . '/vendor/composer/autoload_classmap.php';
-// Bridges load only beside what they bridge to.
+// Bridges and the HTTPlug client load only beside what they bridge to.
 $optional = [
     'WarmHttp\\Bridge\\Laravel\\' => 'Illuminate\\Http\\Client\\Factory',
     'WarmHttp\\Bridge\\Discovery\\' => 'Http\\Discovery\\ClassDiscovery',
     'WarmHttp\\Bridge\\Guzzle\\' => 'GuzzleHttp\\Client',
+    'WarmHttp\\Httplug\\' => 'Http\\Client\\HttpAsyncClient',
 ];
 $loaded = 0;
 foreach (array_keys($classmap) as $class) {
@@ -24,7 +25,7 @@ foreach (array_keys($classmap) as $class) {
         continue;
     }
     foreach ($optional as $prefix => $needs) {
-        if (str_starts_with($class, $prefix) && !class_exists($needs)) {
+        if (str_starts_with($class, $prefix) && !class_exists($needs) && !interface_exists($needs)) {
             continue 2;
         }
     }
