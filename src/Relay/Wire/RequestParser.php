@@ -133,7 +133,7 @@ final class RequestParser
             return self::bareLf();
         }
         if (preg_match('{^[' . self::TOKEN . ']+ (\S+) HTTP/1\.[01]$}D', $line, $m) === 1) {
-            return new BadWireRequest(400, \sprintf('The request target "%s" holds a control character or a non-ASCII byte: percent-encode it.', addcslashes(substr($m[1], 0, 100), "\x00..\x1F\x7F..\xFF")));
+            return new BadWireRequest(400, \sprintf('The request target "%s" holds a control character or a non-ASCII byte: percent-encode it in the path and query, and write an internationalized host in its xn-- (punycode) form.', addcslashes(substr($m[1], 0, 100), "\x00..\x1F\x7F..\xFF")));
         }
 
         return new BadWireRequest(400, \sprintf('Malformed request line "%s"; expected e.g. "POST https://api.example.com/x HTTP/1.1".', substr($line, 0, 100)));
