@@ -16,15 +16,18 @@ use WarmHttp\Exception\TimeoutException;
 use WarmHttp\Internal\Decoding\DecodingFailed;
 
 /**
- * WarmHttp's exceptions → the ones Guzzle's CurlHandler throws for the same failure, so retry
- * deciders and Laravel (ConnectException → ConnectionException) see what they always saw.
+ * WarmHttp's exceptions → the ones Guzzle's CurlHandler throws for the same failure, in its
+ * message form ("cURL error 7: … (see https://curl.se/libcurl/c/libcurl-errors.html) for <uri>",
+ * what retry deciders and log alerts match on) and with its handler context (errno, error, the
+ * curl_getinfo() keys, curl_version), so retry deciders and Laravel (ConnectException →
+ * ConnectionException) see what they always saw.
  *
  * @internal
  */
 final class ErrorMap
 {
     /**
-     * The libcurl errors Guzzle 7 reports as ConnectException (CurlFactory::finishError);
+     * The libcurl errors Guzzle 7 reports as ConnectException (CurlFactory::createRejection);
      * every other transfer failure is a RequestException without a response.
      */
     private const CONNECTION_ERRORS = [
@@ -35,6 +38,9 @@ final class ErrorMap
         \CURLE_GOT_NOTHING,
     ];
 
+    /** WarmHttp's messages end "(curl error N: libcurl's own message)." where libcurl failed. */
+    private const CURL_MESSAGE = '/\(curl error \d+: (.*)\)\.$/s';
+
     public static function toGuzzle(ClientExceptionInterface $error, RequestInterface $request): TransferException
     {
         $errno = match (true) {
@@ -42,12 +48,14 @@ final class ErrorMap
             $error instanceof NetworkException => $error->curlErrno(),
             default => 0,
         };
-        $context = ['errno' => $errno, 'error' => $error->getMessage()];
+        $what = self::what($error->getMessage());
+        $context = self::context($errno, $what, $request, null);
+        $message = self::message($errno, $what, $request);
         if (\in_array($errno, self::CONNECTION_ERRORS, true)) {
-            return new ConnectException($error->getMessage(), $request, $error, $context);
+            return new ConnectException($message, $request, $error, $context);
         }
 
-        return new GuzzleRequestException($error->getMessage(), $request, null, $error, $context);
+        return new GuzzleRequestException($message, $request, null, $error, $context);
     }
 
     /**
@@ -56,13 +64,45 @@ final class ErrorMap
      */
     public static function decoding(DecodingFailed $failure, RequestInterface $request, ResponseInterface $response): GuzzleRequestException
     {
-        $message = \sprintf(
-            'cURL error %d: %s (see https://curl.se/libcurl/c/libcurl-errors.html) for %s',
-            $failure->curlErrno(),
-            $failure->getMessage(),
-            Utils::redactUserInfo($request->getUri()),
-        );
+        $errno = $failure->curlErrno();
+        $context = self::context($errno, $failure->getMessage(), $request, $response);
 
-        return new GuzzleRequestException($message, $request, $response, $failure, ['errno' => $failure->curlErrno(), 'error' => $failure->getMessage()]);
+        return new GuzzleRequestException(self::message($errno, $failure->getMessage(), $request), $request, $response, $failure, $context);
+    }
+
+    /** Guzzle's form; the URI is left out when the error already names it, as Guzzle does. */
+    public static function message(int $errno, string $error, RequestInterface $request): string
+    {
+        $message = \sprintf('cURL error %d: %s (see https://curl.se/libcurl/c/libcurl-errors.html)', $errno, $error);
+        $uri = (string) Utils::redactUserInfo($request->getUri());
+        if ($error !== '' && $uri !== '' && !str_contains($error, $uri)) {
+            $message .= ' for ' . $uri;
+        }
+
+        return $message;
+    }
+
+    /**
+     * libcurl's own message where WarmHttp's carries it; else WarmHttp's reason (a timeout, a
+     * malformed answer), without the "GET <uri> failed: " prefix the form above replaces.
+     */
+    private static function what(string $message): string
+    {
+        if (preg_match(self::CURL_MESSAGE, $message, $match) === 1) {
+            return $match[1];
+        }
+        $failed = strpos($message, ' failed: ');
+
+        return rtrim($failed === false ? $message : substr($message, $failed + 9), '.');
+    }
+
+    /** @return array<string, mixed> */
+    private static function context(int $errno, string $error, RequestInterface $request, ?ResponseInterface $response): array
+    {
+        $info = CurlInfo::of($request, $response, 0.0);
+        unset($info['warmhttp']);
+        $version = curl_version();
+
+        return ['errno' => $errno, 'error' => $error] + $info + ['curl_version' => \is_array($version) ? $version['version'] : ''];
     }
 }

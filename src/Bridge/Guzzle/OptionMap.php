@@ -10,73 +10,118 @@ use WarmHttp\Exception\RequestException;
 /**
  * Guzzle request options → WarmHttp Client options. What Guzzle's middleware or Client already
  * applied (allow_redirects, http_errors, cookies, headers, body, query, json, auth basic) never
- * reaches a handler as work to do; what would silently change behaviour here is refused.
+ * reaches a handler as work to do; values Guzzle refuses are refused as Guzzle refuses them
+ * (OptionChecks); what the pool cannot honour is refused by name, never ignored. docs/bridges.md
+ * has the table of every option.
  *
  * @internal
  */
 final class OptionMap
 {
-    /** Options WarmHttp cannot honour per request: refused rather than ignored. */
-    private const UNSUPPORTED = [
-        'cert' => 'client certificates',
-        'ssl_key' => 'client certificate keys',
-        'progress' => 'progress callbacks',
-        'force_ip_resolve' => 'forcing IPv4 or IPv6',
-        'curl' => 'raw CURLOPT_* options (Guzzle also sets them for digest and NTLM auth)',
+    /**
+     * Options the Client has no capability for yet, and the Client option that would make them
+     * possible (docs/bridges.md).
+     */
+    private const NEEDS_CLIENT_OPTION = [
+        'debug' => 'curl\'s verbose log of one transfer needs a Client option for CURLOPT_VERBOSE/CURLOPT_STDERR per request, which WarmHttp does not have yet',
+        'on_trailers' => 'the pool drops an answer\'s chunked trailers (PSR-7 has no place for them), so the callback would always see none',
+        'progress' => 'the pool has no per-request progress callback yet (a Client option "progress" on CURLOPT_XFERINFOFUNCTION would make it possible)',
     ];
+
+    /**
+     * Guzzle's Client turns `auth => [user, pass, 'digest'|'ntlm']` into CURLOPT_HTTPAUTH; the
+     * Client has no option for libcurl's HTTP authentication schemes yet.
+     */
+    private const AUTH_SCHEMES = ['digest', 'ntlm'];
 
     /**
      * @param array<string, mixed> $options
      *
-     * @return array<string, scalar|null>
+     * @return array<string, mixed>
      *
-     * @throws RequestException
+     * @throws RequestException                          what the pool cannot honour
+     * @throws \InvalidArgumentException                 a value Guzzle refuses, as Guzzle refuses it
+     * @throws \GuzzleHttp\Exception\RequestException    a scheme outside `protocols`
      */
     public static function toWarmHttp(RequestInterface $request, array $options): array
     {
+        OptionChecks::check($request, $options);
         self::refuseUnsupported($request, $options);
 
-        return self::timeouts($options) + self::tls($request, $options) + self::version($request) + self::streaming($options);
+        return CurlOptionMap::toWarmHttp($request, $options['curl'] ?? null)
+            + self::timeouts($options)
+            + self::tls($request, $options)
+            + ProxyMap::toWarmHttp($request, $options)
+            + self::version($request)
+            + self::streaming($options);
     }
 
     /** @param array<string, mixed> $options */
     private static function refuseUnsupported(RequestInterface $request, array $options): void
     {
-        foreach (self::UNSUPPORTED as $name => $what) {
-            if (isset($options[$name]) && $options[$name] !== [] && $options[$name] !== '') {
-                throw self::refuse($request, $name, $what);
+        foreach (self::NEEDS_CLIENT_OPTION as $name => $why) {
+            if (!empty($options[$name])) {
+                throw Refusal::unsupported($request, $name, $why);
             }
         }
-        if (isset($options['proxy']) && $options['proxy'] !== [] && $options['proxy'] !== self::proxyFromEnvironment()) {
-            throw self::refuse($request, 'proxy', 'per-request proxies (libcurl already honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY from the environment)');
+        $auth = $options['auth'] ?? null;
+        if (\is_array($auth) && \is_string($auth[2] ?? null) && \in_array(strtolower($auth[2]), self::AUTH_SCHEMES, true)) {
+            throw Refusal::unsupported($request, 'auth', \sprintf('%s authentication needs a Client option for CURLOPT_HTTPAUTH, which WarmHttp does not have yet; basic authentication works', $auth[2]));
         }
-        // Laravel's Http sets a TLS 1.2 floor on every request; libcurl 7.88 with OpenSSL 3
-        // negotiates TLS 1.3 or 1.2 with any server that offers them, so only a higher floor
-        // would change what happens.
-        if (isset($options['crypto_method']) && $options['crypto_method'] === \STREAM_CRYPTO_METHOD_TLSv1_3_CLIENT) {
-            throw self::refuse($request, 'crypto_method', 'a TLS 1.3 floor');
+        self::refuseIpResolve($request, $options['force_ip_resolve'] ?? null);
+        self::refuseTlsRange($request, $options);
+        self::refuseFileTypes($request, $options);
+    }
+
+    /**
+     * "v4"/"v6" (anything else Guzzle ignores, and so does this). Honoured only where it changes
+     * nothing: a host that is an address of that family.
+     */
+    private static function refuseIpResolve(RequestInterface $request, mixed $family): void
+    {
+        if ($family !== 'v4' && $family !== 'v6') {
+            return;
+        }
+        $host = trim($request->getUri()->getHost(), '[]');
+        $flag = $family === 'v4' ? \FILTER_FLAG_IPV4 : \FILTER_FLAG_IPV6;
+        if (filter_var($host, \FILTER_VALIDATE_IP, $flag) === false) {
+            throw Refusal::unsupported($request, 'force_ip_resolve', 'choosing IPv4 or IPv6 for a host name needs a Client option for CURLOPT_IPRESOLVE, which WarmHttp does not have yet');
         }
     }
 
     /**
-     * What Guzzle's Client::configureDefaults() puts in `proxy` from the environment.
+     * Laravel's Http sets a TLS 1.2 floor on every request; libcurl 7.88 with OpenSSL 3
+     * negotiates TLS 1.3 or 1.2 with any server that offers them (OpenSSL 3's default security
+     * level already refuses 1.0 and 1.1), so a floor up to 1.2 and a ceiling of 1.3 change
+     * nothing. A 1.3 floor or a lower ceiling would, and the Client has no option for them.
      *
-     * @return array<string, mixed>|null
+     * @param array<string, mixed> $options
      */
-    private static function proxyFromEnvironment(): ?array
+    private static function refuseTlsRange(RequestInterface $request, array $options): void
     {
-        $proxy = [];
-        if (\PHP_SAPI === 'cli' && ($http = getenv('HTTP_PROXY')) !== false && $http !== '') {
-            $proxy['http'] = $http;
+        if (isset($options['crypto_method']) && TlsRange::ordinal('crypto_method', $options['crypto_method']) > 12) {
+            throw Refusal::unsupported($request, 'crypto_method', 'a TLS 1.3 floor needs a Client option for CURLOPT_SSLVERSION, which WarmHttp does not have yet');
         }
-        if (($https = getenv('HTTPS_PROXY')) !== false && $https !== '') {
-            $proxy['https'] = $https;
+        if (isset($options['crypto_method_max']) && TlsRange::ordinal('crypto_method_max', $options['crypto_method_max']) < 13) {
+            throw Refusal::unsupported($request, 'crypto_method_max', 'a TLS ceiling needs a Client option for CURLOPT_SSLVERSION\'s maximum, which WarmHttp does not have yet');
         }
-        if (($no = getenv('NO_PROXY')) !== false && $no !== '') {
-            $proxy['no'] = explode(',', str_replace(' ', '', $no));
-        }
+    }
 
-        return $proxy === [] ? null : $proxy;
+    /**
+     * The Client reads certificates and keys as PEM; Guzzle would pass DER and P12 on.
+     *
+     * @param array<string, mixed> $options
+     */
+    private static function refuseFileTypes(RequestInterface $request, array $options): void
+    {
+        foreach (['cert_type' => 'cert', 'ssl_key_type' => 'ssl_key'] as $typeOption => $fileOption) {
+            $type = $options[$typeOption] ?? null;
+            $path = OptionChecks::credentialOf($options[$fileOption] ?? null)[0] ?? '';
+            $extension = strtoupper(pathinfo($path, \PATHINFO_EXTENSION));
+            if (($type !== null && strtoupper((string) (\is_scalar($type) ? $type : '')) !== 'PEM') || ($type === null && \in_array($extension, ['DER', 'P12'], true))) {
+                throw Refusal::unsupported($request, $typeOption, 'the Client reads certificates and keys as PEM only; convert with openssl (e.g. openssl pkcs12 -in cert.p12 -out cert.pem)');
+            }
+        }
     }
 
     /**
@@ -87,7 +132,7 @@ final class OptionMap
     private static function timeouts(array $options): array
     {
         $mapped = [];
-        foreach (['timeout', 'connect_timeout'] as $name) {
+        foreach (['timeout', 'connect_timeout', 'read_timeout'] as $name) {
             $value = $options[$name] ?? null;
             if ((\is_int($value) || \is_float($value) || is_numeric($value)) && (float) $value >= 0) {
                 $mapped[$name] = (float) $value;
@@ -98,24 +143,47 @@ final class OptionMap
     }
 
     /**
+     * `verify` (bool, or a CA bundle file; Guzzle's CurlHandler reads any other value as true),
+     * `cert` and `ssl_key` (path or [path, passphrase]). Each distinct set gets its own Client,
+     * and libcurl never lets connections of different certificates or CAs mix (PoolPartitionTest).
+     *
      * @param array<string, mixed> $options
      *
-     * @return array<string, bool|string>
+     * @return array<string, mixed>
      */
     private static function tls(RequestInterface $request, array $options): array
     {
+        $mapped = self::credentials($options);
         $verify = $options['verify'] ?? true;
         if ($verify === false) {
-            return ['verify' => false];
+            return ['verify' => false] + $mapped;
         }
         if (!\is_string($verify)) {
-            return [];
+            return $mapped;
         }
         if (is_dir($verify)) {
-            throw self::refuse($request, 'verify', \sprintf('a CA directory ("%s"); give the path of a CA bundle file', $verify));
+            throw Refusal::unsupported($request, 'verify', \sprintf('a CA directory ("%s") needs a Client option for CURLOPT_CAPATH; give the path of a CA bundle file', $verify));
         }
 
-        return ['verify' => true, 'cafile' => $verify];
+        return ['verify' => true, 'cafile' => $verify] + $mapped;
+    }
+
+    /**
+     * @param array<string, mixed> $options
+     *
+     * @return array<string, string|array{string, string}>
+     */
+    private static function credentials(array $options): array
+    {
+        $mapped = [];
+        foreach (['cert', 'ssl_key'] as $name) {
+            $credential = OptionChecks::credentialOf($options[$name] ?? null);
+            if ($credential !== null) {
+                $mapped[$name] = $credential[1] === null ? $credential[0] : $credential;
+            }
+        }
+
+        return $mapped;
     }
 
     /**
@@ -138,15 +206,5 @@ final class OptionMap
     private static function streaming(array $options): array
     {
         return ($options['stream'] ?? false) === true ? ['stream' => true] : [];
-    }
-
-    private static function refuse(RequestInterface $request, string $option, string $what): RequestException
-    {
-        return new RequestException($request, \sprintf(
-            'The Guzzle request option "%s" is not supported by WarmHttp\Bridge\Guzzle\Handler (%s): the pool it shares cannot honour it per request. Leave "%s" unset, or send this request through Guzzle\'s default handler.',
-            $option,
-            $what,
-            $option,
-        ));
     }
 }

@@ -4,17 +4,18 @@ declare(strict_types=1);
 
 namespace WarmHttp\Bridge\Guzzle;
 
+use GuzzleHttp\Exception\ConnectException;
 use GuzzleHttp\Exception\RequestException as GuzzleRequestException;
 use GuzzleHttp\TransferStats as GuzzleTransferStats;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
 use WarmHttp\Response;
-use WarmHttp\TransferStats;
 
 /**
- * The `on_stats` request option: a GuzzleHttp\TransferStats whose handler stats carry the
- * curl_getinfo() keys Guzzle's CurlHandler reports (times in seconds, cumulative), plus the
- * WarmHttp\TransferStats under "warmhttp".
+ * The `on_stats` request option as Guzzle's CurlHandler calls it: a GuzzleHttp\TransferStats
+ * whose handler stats are curl_getinfo()'s keys (CurlInfo; times in seconds, cumulative, plus
+ * the WarmHttp\TransferStats under "warmhttp"), and whose handler error data is the curl errno
+ * (0 on success) — an exception only where the request failed before any transfer.
  *
  * @internal
  */
@@ -29,43 +30,37 @@ final class StatsReport
         }
         $stats = $response instanceof Response ? $response->stats() : null;
         $seconds = $stats !== null ? $stats->totalMs / 1000 : microtime(true) - $started;
-        $handlerStats = ['url' => (string) $request->getUri(), 'http_code' => $response->getStatusCode(), 'total_time' => $seconds];
-        if ($stats !== null) {
-            $handlerStats = self::curlInfo($stats) + $handlerStats;
-        }
-        $onStats(new GuzzleTransferStats($request, $response, $seconds, 0, $handlerStats)); // errno 0, as CurlHandler
+        $onStats(new GuzzleTransferStats($request, $response, $seconds, 0, CurlInfo::of($request, $response, $seconds)));
     }
 
     /** @param array<string, mixed> $options */
     public static function failure(RequestInterface $request, array $options, float $started, \Throwable $error): void
     {
         $onStats = $options['on_stats'] ?? null;
-        if (\is_callable($onStats)) {
-            // CurlHandler passes the curl errno here; a refusal before sending passes the error.
-            $context = $error instanceof GuzzleRequestException ? $error->getHandlerContext() : [];
-            $errno = $context['errno'] ?? null;
-            $onStats(new GuzzleTransferStats($request, null, microtime(true) - $started, \is_int($errno) && $errno > 0 ? $errno : $error, ['url' => (string) $request->getUri()]));
+        if (!\is_callable($onStats)) {
+            return;
         }
+        $seconds = microtime(true) - $started;
+        $errno = self::errno($error);
+        $response = $error instanceof GuzzleRequestException ? $error->getResponse() : null;
+        $onStats(new GuzzleTransferStats($request, $response, $seconds, $errno ?? $error, CurlInfo::of($request, $response, $seconds)));
     }
 
-    /** @return array<string, mixed> */
-    private static function curlInfo(TransferStats $stats): array
+    /**
+     * The errno Guzzle's CurlHandler passes as handler error data: curl's for a transfer that
+     * failed; for an answer refused by on_headers or a sink, 23 (CURLE_WRITE_ERROR: Guzzle's
+     * header and write callbacks fail the transfer). Null for a refusal before sending.
+     */
+    private static function errno(\Throwable $error): ?int
     {
-        $connected = ($stats->dnsMs + $stats->connectMs) / 1000;
-        $separator = strrpos($stats->remoteAddress, ':');
+        if (!$error instanceof GuzzleRequestException && !$error instanceof ConnectException) {
+            return null;
+        }
+        $errno = $error->getHandlerContext()['errno'] ?? null;
+        if (\is_int($errno)) {
+            return $errno;
+        }
 
-        return [
-            'namelookup_time' => $stats->dnsMs / 1000,
-            'connect_time' => $connected,
-            'appconnect_time' => $stats->tlsMs > 0 ? $connected + $stats->tlsMs / 1000 : 0.0,
-            'starttransfer_time' => $stats->firstByteMs / 1000,
-            'total_time' => $stats->totalMs / 1000,
-            'redirect_count' => $stats->redirects,
-            'primary_ip' => $separator === false ? $stats->remoteAddress : substr($stats->remoteAddress, 0, $separator),
-            'primary_port' => $separator === false ? 0 : (int) substr($stats->remoteAddress, $separator + 1),
-            'num_connects' => $stats->reusedConnection ? 0 : 1,
-            'http_version' => $stats->httpVersion === '2' ? \CURL_HTTP_VERSION_2_0 : \CURL_HTTP_VERSION_1_1,
-            'warmhttp' => $stats,
-        ];
+        return $error instanceof GuzzleRequestException && $error->getResponse() !== null ? \CURLE_WRITE_ERROR : null;
     }
 }
