@@ -1,0 +1,112 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Unit\Bridge\Guzzle;
+
+use GuzzleHttp\Psr7\Request;
+use PHPUnit\Framework\Attributes\DataProvider;
+use PHPUnit\Framework\TestCase;
+use WarmHttp\Bridge\Guzzle\OptionMap;
+use WarmHttp\Exception\RequestException;
+
+/**
+ * Guzzle request options → Client options, and the options the pool cannot honour refused by
+ * name with the Client option that would make them possible.
+ */
+final class OptionMapTest extends TestCase
+{
+    private static string $pem = '';
+
+    public static function setUpBeforeClass(): void
+    {
+        self::$pem = (string) tempnam(sys_get_temp_dir(), 'warmhttp-pem');
+    }
+
+    public static function tearDownAfterClass(): void
+    {
+        @unlink(self::$pem);
+    }
+
+    public function testWhatLaravelSendsOnEveryRequestMapsToTimeoutsOnly(): void
+    {
+        $laravel = ['connect_timeout' => 10, 'crypto_method' => \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT, 'http_errors' => false, 'timeout' => 30];
+
+        self::assertSame(['timeout' => 30.0, 'connect_timeout' => 10.0], self::mapped($laravel));
+    }
+
+    public function testReadTimeoutIsTheClientsReadTimeout(): void
+    {
+        self::assertSame(['read_timeout' => 2.5], self::mapped(['read_timeout' => 2.5]));
+    }
+
+    public function testCertificatesAndKeysWithAndWithoutPassphrase(): void
+    {
+        self::assertSame(['cert' => self::$pem], self::mapped(['cert' => self::$pem]));
+        self::assertSame(['cert' => self::$pem], self::mapped(['cert' => [self::$pem]]));
+        self::assertSame(['cert' => [self::$pem, 'secret']], self::mapped(['cert' => [self::$pem, 'secret']]));
+        self::assertSame(['ssl_key' => [self::$pem, 'k']], self::mapped(['ssl_key' => [self::$pem, 'k']]));
+        self::assertSame(['verify' => false, 'cert' => self::$pem], self::mapped(['verify' => false, 'cert' => self::$pem]));
+    }
+
+    public function testAVerifyThatIsNeitherFalseNorAPathMeansVerify(): void
+    {
+        self::assertSame([], self::mapped(['verify' => 10]), 'Guzzle\'s CurlHandler reads it as true');
+        self::assertSame(['verify' => true, 'cafile' => self::$pem], self::mapped(['verify' => self::$pem]));
+    }
+
+    public function testTlsBoundsThatChangeNothingAreAccepted(): void
+    {
+        self::assertSame([], self::mapped(['crypto_method' => \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT, 'crypto_method_max' => \STREAM_CRYPTO_METHOD_TLSv1_3_CLIENT]));
+    }
+
+    public function testForceIpResolveOnAnAddressOfThatFamilyChangesNothing(): void
+    {
+        self::assertSame([], self::mapped(['force_ip_resolve' => 'v4'], 'http://127.0.0.1/'));
+        self::assertSame([], self::mapped(['force_ip_resolve' => 'v6'], 'http://[::1]/'));
+        self::assertSame([], self::mapped(['force_ip_resolve' => 'v5'], 'http://example.com/'), 'Guzzle ignores other values');
+    }
+
+    public function testFalsyDebugAndAuthBasicAreNotRefused(): void
+    {
+        self::assertSame([], self::mapped(['debug' => false, 'auth' => ['u', 'p'], 'progress' => null]));
+    }
+
+    /** @return iterable<string, array{array<string, mixed>, string, string}> */
+    public static function refused(): iterable
+    {
+        yield 'debug' => [['debug' => true], 'debug', 'CURLOPT_VERBOSE'];
+        yield 'on_trailers' => [['on_trailers' => static function (): void {}], 'on_trailers', 'trailers'];
+        yield 'progress' => [['progress' => static function (): void {}], 'progress', 'CURLOPT_XFERINFOFUNCTION'];
+        yield 'digest auth' => [['auth' => ['u', 'p', 'digest']], 'auth', 'CURLOPT_HTTPAUTH'];
+        yield 'ntlm auth' => [['auth' => ['u', 'p', 'ntlm']], 'auth', 'CURLOPT_HTTPAUTH'];
+        yield 'force_ip_resolve on a name' => [['force_ip_resolve' => 'v6'], 'force_ip_resolve', 'CURLOPT_IPRESOLVE'];
+        yield 'TLS 1.3 floor' => [['crypto_method' => \STREAM_CRYPTO_METHOD_TLSv1_3_CLIENT], 'crypto_method', 'CURLOPT_SSLVERSION'];
+        yield 'TLS ceiling' => [['crypto_method_max' => \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT], 'crypto_method_max', 'CURLOPT_SSLVERSION'];
+        yield 'a CA directory' => [['verify' => sys_get_temp_dir()], 'verify', 'CURLOPT_CAPATH'];
+        yield 'a DER certificate' => [['cert_type' => 'DER'], 'cert_type', 'PEM'];
+    }
+
+    /** @param array<string, mixed> $options */
+    #[DataProvider('refused')]
+    public function testRefusedByNameWithWhatWouldMakeItPossible(array $options, string $name, string $needs): void
+    {
+        try {
+            self::mapped($options, 'https://example.com/');
+            self::fail("\"{$name}\" cannot be honoured on the shared pool yet");
+        } catch (RequestException $e) {
+            self::assertStringContainsString("\"{$name}\" is not supported by WarmHttp\\Bridge\\Guzzle\\Handler", $e->getMessage());
+            self::assertStringContainsString($needs, $e->getMessage());
+        }
+    }
+
+    /**
+     * @param array<string, mixed> $options
+     *
+     * @return array<string, mixed>
+     */
+    private static function mapped(array $options, string $uri = 'https://example.com/'): array
+    {
+        return OptionMap::toWarmHttp(new Request('GET', $uri), $options);
+    }
+}
