@@ -51,6 +51,9 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
 
     private ?FallbackJournal $journal = null;
 
+    /** Set with relay_sync only: a direct client pays one null check per request. */
+    private readonly ?SyncRoute $sync;
+
     /** Set only by withListener(): a client without listeners pays one null check per request. */
     private ?Observers $observers = null;
 
@@ -63,6 +66,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     {
         $this->options = Options::fromArray($options);
         $this->curlOptions = CurlOptions::forClient($this->options);
+        $this->sync = SyncRoute::of($this->options);
         CurlPool::get()->limitConnections($this->options->int('max_host_connections'), $this->options->int('max_total_connections'));
         if ($this->options->relay() !== null) {
             // Every process with a relay client sends journaled fallbacks at the end of its unit
@@ -193,7 +197,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     {
         $request = $this->prepare($request);
         $transfer = $this->launch($request);
-        if ($this->options->bool('follow_redirects') && $this->options->bool('relay_sync') && $this->options->relay() !== null) {
+        if ($this->sync !== null && $this->options->bool('follow_redirects')) {
             return SyncRedirects::follow($request, $transfer, function (RequestInterface $next): Transfer {
                 RequestGuard::check($next);
 
@@ -208,12 +212,11 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     {
         $resendable = Psr7Exchange::isSafeToResend($request);
         $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), $resendable);
-        $relay = $this->options->relay();
-        if ($relay !== null && $this->options->bool('relay_sync')) {
-            $curl = SyncRoute::curlOptions($curl, $request, $relay, $this->options->string('relay_token'));
+        if ($this->sync !== null) {
+            $curl = $this->sync->curlOptions($curl, $request);
         }
         $spec = Psr7Exchange::spec($request, $resendable, $curl, $this->options->bool('stream'), $this->options->int('max_response_bytes'));
-        $transfer = new Transfer($spec, new Psr7Exchange($request));
+        $transfer = new Transfer($spec, $this->sync?->exchange($request) ?? new Psr7Exchange($request));
         $this->observers?->watch($request, $transfer);
         CurlPool::get()->start($transfer);
 

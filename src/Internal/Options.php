@@ -40,6 +40,7 @@ final class Options
         'relay' => ['?relay', null],
         'relay_token' => ['?string', null],
         'relay_sync' => ['bool', false],
+        'relay_sync_guard' => ['bool', false],
         'relay_allow_private_networks' => ['bool', false],
         'relay_allowed_hosts' => ['hosts', []],
         'relay_fallback_dir' => ['?dir', null],
@@ -72,8 +73,30 @@ final class Options
         foreach (self::SCHEMA as $name => [, $default]) {
             $values[$name] ??= $default;
         }
+        if (($values['relay_sync'] ?? false) === true) {
+            self::checkRelaySync($values);
+        }
 
         return new self($values, $given);
+    }
+
+    /**
+     * What relay_sync cannot carry to the relay: a client certificate (the relay would need
+     * the app's private key) and a proxy (the relay connects directly).
+     *
+     * @param array<string, mixed> $values
+     */
+    private static function checkRelaySync(array $values): void
+    {
+        foreach (['cert', 'ssl_key', 'proxy'] as $name) {
+            if ($values[$name] !== null && $values[$name] !== false) {
+                throw new InvalidOptionException(\sprintf(
+                    'Options "relay_sync" and "%s" cannot be used together: the relay makes the request, and %s. Use a Client without relay_sync for these requests.',
+                    $name,
+                    $name === 'proxy' ? 'it never connects through a proxy' : 'it would need the app\'s client certificate and private key',
+                ));
+            }
+        }
     }
 
     /** @return list<string> */

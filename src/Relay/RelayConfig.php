@@ -37,5 +37,8 @@ final readonly class RelayConfig
         public bool $fsync = false,
         public int $spoolReserveBytes = 16777216,
         public FrontLimits $limits = new FrontLimits(),
+        // The destination guard on every sync request, not only those whose Client asks for
+        // it (relay_sync_guard): for a relay shared with callers it does not trust.
+        public bool $guardSync = false,
     ) {}
 }

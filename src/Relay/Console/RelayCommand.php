@@ -38,6 +38,7 @@ final class RelayCommand extends Command
             ->addOption('spool-reserve', null, InputOption::VALUE_REQUIRED, 'Refuse new requests (507) when less than this many bytes are free on the spool disk', '16777216')
             ->addOption('cafile', null, InputOption::VALUE_REQUIRED, 'CA bundle for upstream TLS (as the client option)')
             ->addOption('allow-private-networks', null, InputOption::VALUE_NONE, 'Allow loopback, private, link-local, CGNAT and metadata destinations')
+            ->addOption('guard-sync', null, InputOption::VALUE_NONE, 'Apply the destination guard to sync requests too (by default only to async ones, and to sync ones whose client sets relay_sync_guard)')
             ->addOption('allow-host', null, InputOption::VALUE_REQUIRED | InputOption::VALUE_IS_ARRAY, 'Allow this host whatever it resolves to (repeatable; *.example.com for subdomains)')
             ->addOption('max-body', null, InputOption::VALUE_REQUIRED, 'Largest request body accepted, bytes', '10485760')
             ->addOption('retry-base', null, InputOption::VALUE_REQUIRED, 'First retry delay ceiling, seconds (doubles per attempt, full jitter)', '1')
@@ -211,6 +212,7 @@ final class RelayCommand extends Command
             fsync: $sync === 'full',
             spoolReserveBytes: self::spoolReserve($input),
             limits: self::limits($input),
+            guardSync: (bool) $input->getOption('guard-sync'),
         );
     }
 

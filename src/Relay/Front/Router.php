@@ -235,7 +235,10 @@ final class Router
     private function forward(CallerConnection $connection, WireRequest $wire): void
     {
         $connection->busy = true;
-        $this->sync->forward($wire, $connection, fn() => $this->resume($connection));
+        // Sync mode is the app's own transport: it reaches what the app's Client would reach
+        // directly, unless the caller or the operator asks for the guard (docs/relay.md).
+        $guarded = $this->config->guardSync || $wire->header('X-WarmHttp-Guard') === 'on';
+        $this->sync->forward($wire, $connection, $guarded, fn() => $this->resume($connection));
     }
 
     private function local(CallerConnection $connection, WireRequest $wire): void

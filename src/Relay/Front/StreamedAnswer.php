@@ -7,7 +7,6 @@ namespace WarmHttp\Relay\Front;
 use Psr\Http\Message\ResponseInterface;
 use WarmHttp\Internal\BodyBuffer;
 use WarmHttp\Internal\CurlPool;
-use WarmHttp\Internal\FailureKind;
 use WarmHttp\Internal\Transfer;
 use WarmHttp\Relay\Outbound\UpstreamFailure;
 use WarmHttp\Relay\Wire\HeaderFilter;
@@ -31,6 +30,9 @@ final class StreamedAnswer
     /** Body bytes waiting for the caller's socket beyond which no more are taken from curl. */
     private const CALLER_HIGH_WATER = 262144;
 
+    /** The destination's HTTP version, where it is not the caller's hop's 1.1. */
+    public const VERSION = 'X-WarmHttp-Version';
+
     private ?BodyFraming $framing = null;
 
     private bool $finished = false;
@@ -49,19 +51,26 @@ final class StreamedAnswer
     {
         $outcome = $this->transfer->outcome();
         if (!$outcome instanceof ResponseInterface) {
-            $status = $outcome instanceof UpstreamFailure && $outcome->kind === FailureKind::Timeout ? 504 : 502;
-            $this->refuse($status, $outcome?->getMessage() ?? 'the upstream transfer ended without an outcome');
+            $this->refuse($outcome instanceof UpstreamFailure
+                ? SyncFailure::upstream($outcome, substr($this->transfer->spec->describe(''), 0, -1))
+                : SyncFailure::answer(502, 'network', $outcome?->getMessage() ?? 'the upstream transfer ended without an outcome'));
 
             return;
         }
         try {
             $this->framing = BodyFraming::choose($outcome, $this->wire, $this->body);
         } catch (UnframeableAnswer $e) {
-            $this->refuse(502, $e->getMessage());
+            $this->refuse(SyncFailure::answer(502, 'network', $e->getMessage()));
 
             return;
         }
-        $head = WireResponse::head($outcome->getStatusCode(), HeaderFilter::forCaller($this->headers($outcome)), $outcome->getReasonPhrase(), $this->framing->headers());
+        $headers = HeaderFilter::forCaller($this->headers($outcome));
+        if ($outcome->getProtocolVersion() !== '1.1') {
+            // The caller's hop is HTTP/1.1 whatever the destination spoke: the Client reports
+            // the destination's version, as a direct call does (SyncExchange).
+            $headers[] = [self::VERSION, $outcome->getProtocolVersion()];
+        }
+        $head = WireResponse::head($outcome->getStatusCode(), $headers, $outcome->getReasonPhrase(), $this->framing->headers());
         // The common case, a body that arrived with its head: one write, no chunk framing.
         $this->connection->send($this->framing->isWhole() ? $head . $this->body->take(\PHP_INT_MAX) : $head);
         $this->pump();
@@ -129,12 +138,12 @@ final class StreamedAnswer
      * An answer of the relay's own instead of the destination's: the transfer, if curl still
      * runs it (a head refused while its body arrives), is stopped and its connection closed.
      */
-    private function refuse(int $status, string $message): void
+    private function refuse(string $answer): void
     {
         if (!$this->body->isComplete()) {
             CurlPool::get()->abort($this->transfer);
         }
-        $this->connection->send(WireResponse::relayError($status, $message));
+        $this->connection->send($answer);
         $this->finish();
     }
 

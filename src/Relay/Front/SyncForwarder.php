@@ -7,16 +7,17 @@ namespace WarmHttp\Relay\Front;
 use WarmHttp\Relay\Guard\RefusedDestination;
 use WarmHttp\Relay\Guard\UnresolvableHost;
 use WarmHttp\Relay\Metrics;
+use WarmHttp\Relay\Outbound\SyncSettings;
 use WarmHttp\Relay\Outbound\Upstream;
 use WarmHttp\Relay\Wire\HeaderFilter;
 use WarmHttp\Relay\Wire\Target;
 use WarmHttp\Relay\Wire\WireRequest;
-use WarmHttp\Relay\Wire\WireResponse;
 
 /**
  * Sync mode: forwards a caller's request over the relay's warm pooled connections and streams
- * the destination's response back (StreamedAnswer). An error of the relay itself carries
- * X-WarmHttp-Error.
+ * the destination's response back (StreamedAnswer), with the caller's transfer settings
+ * (SyncSettings). A request that gets no response is the relay's own answer naming the
+ * failure (SyncFailure), which the Client turns into the exception a direct call throws.
  *
  * @internal
  */
@@ -33,23 +34,27 @@ final class SyncForwarder
         return \count($this->answers);
     }
 
-    /** @param \Closure(): void $finished called once, when the caller has its whole answer */
-    public function forward(WireRequest $wire, CallerConnection $connection, \Closure $finished): void
+    /**
+     * @param bool              $guarded  the destination guard applies: the caller asked for it
+     *                                    (X-WarmHttp-Guard) or the relay runs with --guard-sync
+     * @param \Closure(): void $finished called once, when the caller has its whole answer
+     */
+    public function forward(WireRequest $wire, CallerConnection $connection, bool $guarded, \Closure $finished): void
     {
         $this->metrics->add('sync_requests_total');
         try {
             $headers = HeaderFilter::forUpstream($wire->headers);
-            $transfer = $this->upstream->forward($wire->method, Target::parse($wire->target), $headers, $wire->body);
+            $transfer = $this->upstream->forward($wire->method, Target::parse($wire->target), $headers, $wire->body, $guarded, $wire->header(SyncSettings::HEADER));
         } catch (RefusedDestination $e) {
-            $this->refuse($connection, 403, $e->getMessage(), $finished);
+            $this->refuse($connection, SyncFailure::answer(403, 'refused', $e->getMessage()), $finished);
 
             return;
         } catch (UnresolvableHost $e) {
-            $this->refuse($connection, 502, $e->getMessage(), $finished);
+            $this->refuse($connection, SyncFailure::answer(502, 'network', $e->getMessage()), $finished);
 
             return;
         } catch (\InvalidArgumentException $e) {
-            $this->refuse($connection, 400, $e->getMessage(), $finished);
+            $this->refuse($connection, SyncFailure::answer(400, 'request', $e->getMessage()), $finished);
 
             return;
         }
@@ -73,9 +78,9 @@ final class SyncForwarder
     }
 
     /** @param \Closure(): void $finished */
-    private function refuse(CallerConnection $connection, int $status, string $message, \Closure $finished): void
+    private function refuse(CallerConnection $connection, string $answer, \Closure $finished): void
     {
-        $connection->send(WireResponse::relayError($status, $message));
+        $connection->send($answer);
         $finished();
     }
 }

@@ -32,6 +32,9 @@ final class Upstream
     /** A delivery's response is discarded: one announced larger than this is not even read. */
     private const DELIVERY_RESPONSE_BYTES = 1048576;
 
+    /** Distinct callers' settings kept (SyncSettings): one per app Client configuration, in practice a few. */
+    private const SETTINGS_KEPT = 64;
+
     /** @var array<int, mixed> */
     private readonly array $clientCurl;
 
@@ -39,19 +42,18 @@ final class Upstream
 
     private readonly LoggerInterface $logger;
 
+    /** @var array<string, array<int, mixed>> curl options by SyncSettings line and scheme */
+    private array $callerCurl = [];
+
     /** @param LoggerInterface|null $logger where a connection to an unchecked address is reported */
-    public function __construct(private readonly DestinationGuard $guard, ?string $cafile, float $timeout, ?int $maxHostConnections, ?LoggerInterface $logger = null)
-    {
-        // The caller's answer goes on as the destination sent it (its Content-Encoding with it),
-        // and a delivery's answer is discarded: nothing to decode, no Accept-Encoding to add.
-        $options = Options::fromArray(['decode_content' => false] + array_filter([
-            'cafile' => $cafile,
-            'timeout' => $timeout,
-            'connect_timeout' => min(10.0, $timeout),
-            'follow_redirects' => false,
-            'max_host_connections' => $maxHostConnections,
-        ], static fn($v): bool => $v !== null));
-        $this->clientCurl = UpstreamOptions::direct() + CurlOptions::forClient($options);
+    public function __construct(
+        private readonly DestinationGuard $guard,
+        private readonly ?string $cafile,
+        private readonly float $timeout,
+        private readonly ?int $maxHostConnections,
+        ?LoggerInterface $logger = null,
+    ) {
+        $this->clientCurl = $this->curlFor(['timeout' => $timeout, 'connect_timeout' => min(10.0, $timeout)]);
         // Neither relay process forks, so the pool is taken once, not looked up (and its pid
         // checked) per request.
         $this->pool = CurlPool::get();
@@ -72,18 +74,26 @@ final class Upstream
      * Sync mode: the caller's request, forwarded; its response body is streamed (the transfer
      * settles once the head is in, and its body arrives in $transfer->streamedBody).
      *
-     * @param list<array{string, string}> $headers filtered for upstream
+     * @param list<array{string, string}> $headers  filtered for upstream
+     * @param bool                        $guarded  checked and pinned by the destination guard; unguarded,
+     *                                              curl resolves and connects as the caller's own Client would
+     * @param string|null                 $settings the caller's SyncSettings line, if it sent one
      *
      * @throws RefusedDestination
      * @throws UnresolvableHost
+     * @throws \InvalidArgumentException settings the relay cannot use
      */
-    public function forward(string $method, Target $target, array $headers, string $body): Transfer
+    public function forward(string $method, Target $target, array $headers, string $body, bool $guarded = true, ?string $settings = null): Transfer
     {
-        $address = $this->guard->check($target->host);
+        $address = $guarded ? $this->guard->check($target->host) : null;
         $resendable = TransferSpec::isSafeToResend($method, self::has($headers, 'Idempotency-Key'));
-        $curl = UpstreamOptions::build($method, $target->url, $headers, $body, $resendable, $this->clientCurl);
+        $clientCurl = $settings === null ? $this->clientCurl : $this->callerCurl($settings, $target->scheme);
+        $curl = UpstreamOptions::build($method, $target->url, $headers, $body, $resendable, $clientCurl);
+        if ($address !== null) {
+            $curl = UpstreamOptions::pinned($curl, $address, $target->port);
+        }
 
-        return $this->launch(new TransferSpec($method, $target->url, $target->scheme, $target->host, $target->port, $resendable, UpstreamOptions::pinned($curl, $address, $target->port), ResponseSink::Streamed), $address);
+        return $this->launch(new TransferSpec($method, $target->url, $target->scheme, $target->host, $target->port, $resendable, $curl, ResponseSink::Streamed), $address);
     }
 
     /**
@@ -116,7 +126,55 @@ final class Upstream
         return false;
     }
 
-    private function launch(TransferSpec $spec, string $address): Transfer
+    /**
+     * The curl options of a caller's settings, made once per distinct settings line: libcurl
+     * keeps connections made with a different verify or CA bundle apart by itself
+     * (PoolPartitionTest), so callers with different settings never share one.
+     *
+     * @return array<int, mixed>
+     *
+     * @throws \InvalidArgumentException
+     */
+    private function callerCurl(string $settings, string $scheme): array
+    {
+        $key = $scheme . ' ' . $settings;
+        if (isset($this->callerCurl[$key])) {
+            return $this->callerCurl[$key];
+        }
+        [$options, $version] = SyncSettings::parse($settings, $this->timeout);
+        $curl = $this->curlFor($options);
+        if ($version !== null) {
+            $curl = CurlOptions::version($version, $scheme === 'https') + $curl;
+        }
+        if (\count($this->callerCurl) >= self::SETTINGS_KEPT) {
+            array_shift($this->callerCurl);
+        }
+
+        return $this->callerCurl[$key] = $curl;
+    }
+
+    /**
+     * The relay's upstream curl options with these Client options over the relay's own.
+     * The caller's answer goes on as the destination sent it (its Content-Encoding with it),
+     * and a delivery's answer is discarded: nothing to decode, no Accept-Encoding to add.
+     *
+     * @param array<string, mixed> $options
+     *
+     * @return array<int, mixed>
+     *
+     * @throws \InvalidArgumentException an option the relay cannot use (a cafile it cannot read)
+     */
+    private function curlFor(array $options): array
+    {
+        $options += array_filter([
+            'cafile' => $this->cafile,
+            'max_host_connections' => $this->maxHostConnections,
+        ], static fn($v): bool => $v !== null);
+
+        return UpstreamOptions::direct() + CurlOptions::forClient(Options::fromArray(['decode_content' => false, 'follow_redirects' => false] + $options));
+    }
+
+    private function launch(TransferSpec $spec, ?string $address): Transfer
     {
         $transfer = new Transfer($spec, new UpstreamExchange($address, $this->logger));
         $this->pool->start($transfer);
