@@ -27,12 +27,14 @@ final class ClientCache
     public function __construct(array $base)
     {
         // The bridge decodes Guzzle's way itself (ContentDecoding, per decode_content): the
-        // Client's own decoding would decode the body twice.
-        $this->base = ['decode_content' => false] + $base;
+        // Client's own decoding would decode the body twice. Guzzle sets no timeout of its own
+        // (libcurl's 300 s connect limit aside): the Client's 30 s / 10 s defaults would fail a
+        // 31 s answer that Guzzle waits for. Laravel's 30 s / 10 s come per request.
+        $this->base = ['decode_content' => false] + $base + ['timeout' => 0.0, 'connect_timeout' => 0.0];
         $this->clients[''] = new Client($this->base);
     }
 
-    /** @param array<string, scalar|null> $perRequest options derived from Guzzle's request options */
+    /** @param array<string, mixed> $perRequest options derived from Guzzle's request options */
     public function for(array $perRequest): Client
     {
         ksort($perRequest);

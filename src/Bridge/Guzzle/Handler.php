@@ -4,7 +4,6 @@ declare(strict_types=1);
 
 namespace WarmHttp\Bridge\Guzzle;
 
-use GuzzleHttp\Exception\RequestException as GuzzleRequestException;
 use GuzzleHttp\Promise\Create;
 use GuzzleHttp\Promise\PromiseInterface;
 use Psr\Http\Message\RequestInterface;
@@ -17,22 +16,31 @@ use WarmHttp\Exception\RequestException;
  * `new GuzzleHttp\Client(['handler' => HandlerStack::create(new Handler())])`.
  * Every Guzzle Client built on it, sync or async, shares the same warm connections (Guzzle's
  * default keeps one pool per Client, and two inside it: one for sync, one for async).
- * Guzzle's middleware (redirects, cookies, http_errors, retry, history) wraps it unchanged.
+ * Guzzle's middleware (redirects, cookies, http_errors, retry, history) wraps it unchanged
+ * when it is given through HandlerStack::create(); given bare, there is no middleware at all,
+ * as with any Guzzle handler.
+ *
+ * As with Guzzle's CurlMultiHandler, a request goes out when one of this handler's promises is
+ * waited on (Guzzle's Client does that at once for sync calls), and `delay` is a timer in that
+ * wait (see Outbox).
  */
 final class Handler
 {
     private readonly ClientCache $clients;
+    private Outbox $outbox;
 
     /**
      * @param array<string, mixed> $options WarmHttp Client options every request starts from
      *                                      (http_version, caps, relay...); a request's own Guzzle
-     *                                      options (timeout, connect_timeout, verify) win
+     *                                      options (timeout, connect_timeout, verify) win. Without
+     *                                      them, no timeout applies, as with Guzzle
      *
      * @throws InvalidOptionException
      */
     public function __construct(array $options = [])
     {
         $this->clients = new ClientCache($options);
+        $this->outbox = new Outbox();
     }
 
     /** @param array<mixed> $options Guzzle request options */
@@ -42,29 +50,25 @@ final class Handler
         $started = microtime(true);
         try {
             $client = $this->clients->for(OptionMap::toWarmHttp($request, $options));
-            self::delay($options);
-            $pending = $client->sendAsync(AcceptEncoding::narrow($request, $options));
+            $wire = AcceptEncoding::narrow($request, $options);
         } catch (RequestException|InvalidOptionException $e) {
-            $error = new GuzzleRequestException($e->getMessage(), $request, null, $e);
-            StatsReport::failure($request, $options, $started, $error);
-
-            return Create::rejectionFor($error);
+            return Create::rejectionFor(Outcome::refused($request, $options, $started, $e));
         }
 
-        return PromiseBridge::promise($pending, $request, $options, $started);
+        return PromiseBridge::queue($this->outbox, $client, $wire, $request, $options, $started);
     }
 
     /**
-     * The `delay` option (ms) as Guzzle's CurlHandler applies it: before sending.
-     *
-     * @param array<string, mixed> $options
+     * A handler on the same Clients with a queue of its own, for a new Guzzle Client: as each
+     * Guzzle Client has its own CurlMultiHandler, a request one Client never waits for is not
+     * sent by another's wait (Laravel builds a Guzzle Client per request on one Handler).
      */
-    private static function delay(array $options): void
+    public function forNewClient(): self
     {
-        $delay = $options['delay'] ?? 0;
-        if ((\is_int($delay) || \is_float($delay)) && $delay > 0) {
-            usleep((int) ($delay * 1000));
-        }
+        $handler = clone $this;
+        $handler->outbox = new Outbox();
+
+        return $handler;
     }
 
     /** A Client for callers who want WarmHttp directly, with this handler's base options. */

@@ -29,12 +29,25 @@ final class Outcome
             return self::failed($request, $options, $started, $response);
         }
         try {
-            StatsReport::success($request, $response, $options, $started);
+            // The pool's response: its transfer stats are what on_stats reports, and curl's
+            // info describes the bytes as received (encoded), as Guzzle's does.
+            StatsReport::success($request, $outcome, $options, $started);
         } catch (\Throwable $e) {
             return $e; // as in Guzzle: a throwing on_stats is the visible failure
         }
 
         return $response;
+    }
+
+    /**
+     * A request the Client refused before sending (an option it cannot honour, a malformed
+     * request): Guzzle's RequestException, reported to on_stats as a failure.
+     *
+     * @param array<string, mixed> $options
+     */
+    public static function refused(RequestInterface $request, array $options, float $started, \Throwable $reason): \Throwable
+    {
+        return self::failed($request, $options, $started, new GuzzleRequestException($reason->getMessage(), $request, null, $reason));
     }
 
     /**

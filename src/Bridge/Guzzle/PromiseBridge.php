@@ -4,45 +4,107 @@ declare(strict_types=1);
 
 namespace WarmHttp\Bridge\Guzzle;
 
+use GuzzleHttp\Exception\RequestException as GuzzleRequestException;
 use GuzzleHttp\Promise\Promise;
 use GuzzleHttp\Promise\PromiseInterface;
 use Psr\Http\Client\ClientExceptionInterface;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
+use WarmHttp\Client;
+use WarmHttp\Exception\InvalidOptionException;
+use WarmHttp\Exception\RequestException;
 use WarmHttp\PendingResponse;
 
 /**
- * A Guzzle promise over a WarmHttp PendingResponse. Settled from the pool's own settle event,
- * not from wait(): waiting on one promise drives the whole pool, and every other request that
- * finishes meanwhile settles its promise too (Guzzle's CurlMultiHandler does the same).
+ * One request given to the Handler, and the Guzzle promise for it. Queued in the Handler's
+ * Outbox until a wait starts it; then settled from the pool's own settle event, not from
+ * wait(): waiting on one promise drives the whole pool, and every other request that finishes
+ * meanwhile settles its promise too (Guzzle's CurlMultiHandler does the same).
  *
  * @internal
  */
 final class PromiseBridge
 {
-    /** @param array<string, mixed> $options */
-    public static function promise(PendingResponse $pending, RequestInterface $request, array $options, float $started): PromiseInterface
+    private ?PendingResponse $pending = null;
+    private bool $cancelled = false;
+    private readonly Promise $promise;
+
+    /** @param array<string, mixed> $options Guzzle request options */
+    private function __construct(
+        private readonly Outbox $outbox,
+        private readonly Client $client,
+        private readonly RequestInterface $wire,
+        private readonly RequestInterface $request,
+        private readonly array $options,
+        private readonly float $started,
+        public readonly float $due,
+    ) {
+        $this->promise = new Promise($this->wait(...), $this->cancel(...));
+    }
+
+    /**
+     * @param RequestInterface     $wire    what goes to the pool (AcceptEncoding may have narrowed it)
+     * @param array<string, mixed> $options Guzzle request options
+     */
+    public static function queue(Outbox $outbox, Client $client, RequestInterface $wire, RequestInterface $request, array $options, float $started): PromiseInterface
     {
-        $promise = new Promise(
-            static function () use ($pending): void {
+        $bridge = new self($outbox, $client, $wire, $request, $options, $started, $started + self::delaySeconds($options));
+        $outbox->add($bridge);
+
+        return $bridge->promise;
+    }
+
+    /** Hands the request to the pool (the Outbox calls this when it is due and someone waits). */
+    public function start(): void
+    {
+        try {
+            $this->pending = $this->client->sendAsync($this->wire);
+        } catch (RequestException|InvalidOptionException $e) {
+            $this->promise->reject(Outcome::refused($this->request, $this->options, $this->started, $e));
+
+            return;
+        }
+        $this->pending->onSettle(function (ResponseInterface|ClientExceptionInterface $outcome): void {
+            if ($this->cancelled) {
+                return; // Guzzle rejects a cancelled promise itself, with a CancellationException
+            }
+            $result = Outcome::settle($this->request, $this->options, $this->started, $outcome);
+            $result instanceof ResponseInterface ? $this->promise->resolve($result) : $this->promise->reject($result);
+        });
+    }
+
+    private function wait(): void
+    {
+        while ($this->promise->getState() === PromiseInterface::PENDING) {
+            if ($this->outbox->startDue()) {
+                continue; // this request may have been refused as it started
+            }
+            if ($this->pending !== null && !$this->outbox->hasTimers()) {
                 try {
-                    $pending->wait();
+                    $this->pending->wait(); // the pool's own wait: suspends a concurrently() fiber
                 } catch (ClientExceptionInterface) {
                     // The rejection has already reached the promise through onSettle.
                 }
-            },
-            static function () use ($pending): void {
-                $pending->cancel();
-            },
-        );
-        $pending->onSettle(static function (ResponseInterface|ClientExceptionInterface $outcome) use ($promise, $request, $options, $started): void {
-            if ($promise->getState() !== PromiseInterface::PENDING) {
-                return; // cancelled: Guzzle has rejected it already
-            }
-            $result = Outcome::settle($request, $options, $started, $outcome);
-            $result instanceof ResponseInterface ? $promise->resolve($result) : $promise->reject($result);
-        });
 
-        return $promise;
+                return;
+            }
+            $this->outbox->pause();
+        }
+    }
+
+    /** As Guzzle's CurlMultiHandler: the transfer stops, no on_stats; Guzzle then rejects with CancellationException. */
+    private function cancel(): void
+    {
+        $this->cancelled = true;
+        $this->outbox->withdraw($this);
+        $this->pending?->cancel();
+    }
+
+    /** @param array<string, mixed> $options */
+    private static function delaySeconds(array $options): float
+    {
+        $delay = $options['delay'] ?? 0;
+
+        return is_numeric($delay) && $delay > 0 ? (float) $delay / 1000 : 0.0;
     }
 }

@@ -6,6 +6,7 @@ namespace WarmHttp\Bridge\Guzzle;
 
 use GuzzleHttp\Exception\RequestException as GuzzleRequestException;
 use GuzzleHttp\Psr7\LazyOpenStream;
+use GuzzleHttp\Psr7\Response;
 use GuzzleHttp\Psr7\Utils;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
@@ -30,18 +31,29 @@ final class ResponseBody
 {
     private const CHUNK_BYTES = 65536;
 
+    /** Guzzle's Response with the sink as its body when there is one: what on_headers and the caller see. */
+    private readonly Response $head;
+
+    /** @throws GuzzleRequestException a status outside 100–599, refused as Guzzle's CurlHandler refuses it */
     private function __construct(
         private readonly RequestInterface $request,
-        private readonly ResponseInterface $head,
+        ResponseInterface $head,
         private readonly StreamInterface $received,
         private readonly ?StreamInterface $sink,
         private readonly ?Decoder $decoder,
-    ) {}
+    ) {
+        try {
+            $this->head = GuzzleResponse::from($head, $sink);
+        } catch (\InvalidArgumentException $e) {
+            // Guzzle's wording (CurlFactory), with the Response constructor's reason as previous.
+            throw new GuzzleRequestException('An error was encountered while creating the response', $request, null, $e);
+        }
+    }
 
     /**
      * @param array<string, mixed> $options
      *
-     * @throws GuzzleRequestException more stacked codings than libcurl accepts (as Guzzle's "cURL error 61")
+     * @throws GuzzleRequestException more stacked codings than libcurl accepts (as Guzzle's "cURL error 61"), a status outside 100–599
      */
     public static function receive(RequestInterface $request, ResponseInterface $response, array $options): self
     {
@@ -66,9 +78,9 @@ final class ResponseBody
     }
 
     /** The response as `on_headers` sees it: final headers, the body not written yet. */
-    public function head(): ResponseInterface
+    public function head(): Response
     {
-        return $this->sink === null ? $this->head : $this->head->withBody($this->sink);
+        return $this->head;
     }
 
     /**
@@ -76,7 +88,7 @@ final class ResponseBody
      *
      * @throws GuzzleRequestException the body is not in the coding it announced (as Guzzle's "cURL error 61" or "23")
      */
-    public function write(): ResponseInterface
+    public function write(): Response
     {
         if ($this->sink === null) {
             return $this->head;
@@ -87,7 +99,7 @@ final class ResponseBody
             throw ErrorMap::decoding($e, $this->request, $this->head());
         }
 
-        return $this->head();
+        return $this->head;
     }
 
     private static function temporary(): StreamInterface

@@ -32,7 +32,7 @@ final class WarmFactory extends Factory
     public function __call($method, $parameters)
     {
         if ($method === 'setHandler' && GuzzleDefaultHandler::is($parameters[0] ?? null)) {
-            $parameters[0] = $this->warmHandler;
+            $parameters[0] = $this->warmHandler->forNewClient();
         }
 
         return parent::__call($method, $parameters);
@@ -41,6 +41,8 @@ final class WarmFactory extends Factory
     /** @return PendingRequest */
     protected function newPendingRequest()
     {
-        return parent::newPendingRequest()->setHandler($this->warmHandler);
+        // A queue per PendingRequest, as Laravel's own Guzzle Client per request has: a request
+        // one never waits for is not sent by another's wait (Handler::forNewClient()).
+        return parent::newPendingRequest()->setHandler($this->warmHandler->forNewClient());
     }
 }

@@ -1,0 +1,84 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Bridge\Guzzle;
+
+use WarmHttp\Internal\CurlPool;
+
+/**
+ * The requests a Handler was given and has not handed to the pool yet, as Guzzle's
+ * CurlMultiHandler keeps them: they go out when one of the Handler's promises is waited on
+ * (all of them then, so that they run concurrently), a `delay`ed one once its time has come.
+ * A request nobody ever waits for is never sent, as with Guzzle: dropping the Client and the
+ * promise drops it here too, instead of it leaving during some later, unrelated wait.
+ *
+ * The `delay` timers live in the wait loop: waiting never sleeps past the next due time, and
+ * other transfers move meanwhile (Guzzle's CurlHandler usleep()s in the caller instead; four
+ * 500 ms delays then took 2 s before the first promise came back).
+ *
+ * @internal
+ */
+final class Outbox
+{
+    /** @var array<int, PromiseBridge> not yet started, by object id */
+    private array $queued = [];
+
+    private float $nextDue = \INF;
+
+    public function add(PromiseBridge $request): void
+    {
+        $this->queued[spl_object_id($request)] = $request;
+        $this->nextDue = min($this->nextDue, $request->due);
+    }
+
+    public function withdraw(PromiseBridge $request): void
+    {
+        unset($this->queued[spl_object_id($request)]);
+    }
+
+    /** Whether a `delay`ed request is still to start, which the wait loop must wake up for. */
+    public function hasTimers(): bool
+    {
+        return $this->queued !== [];
+    }
+
+    /** Hands every request whose time has come to the pool, in the order they were given; false when none was due. */
+    public function startDue(): bool
+    {
+        if ($this->queued === [] || microtime(true) < $this->nextDue) {
+            return false;
+        }
+        $now = microtime(true);
+        $due = [];
+        $this->nextDue = \INF;
+        foreach ($this->queued as $id => $request) {
+            if ($request->due <= $now) {
+                $due[] = $request;
+                unset($this->queued[$id]);
+            } else {
+                $this->nextDue = min($this->nextDue, $request->due);
+            }
+        }
+        foreach ($due as $request) {
+            $request->start();
+        }
+
+        return $due !== [];
+    }
+
+    /**
+     * One step of a wait while timers are set: let the pool work, but wake up for the next due
+     * time; with nothing in flight there is nothing to select on, so sleep until then.
+     */
+    public function pause(): void
+    {
+        $wait = max(0.0, $this->nextDue - microtime(true));
+        $pool = CurlPool::get();
+        if ($pool->inFlight() > 0) {
+            $pool->tick(min(1.0, $wait));
+        } elseif ($wait > 0.0) {
+            usleep((int) ceil(min(1.0, $wait) * 1_000_000));
+        }
+    }
+}
