@@ -51,7 +51,8 @@ final class GuardBypassTest extends LoopbackOnlyTestCase
         $url = str_replace('PORT', (string) $origin->port, $target);
 
         $async = $relay->raw("POST $url HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi");
-        $sync = $relay->raw("GET $url HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\n\r\n");
+        // A sync request is guarded when its Client asks (relay_sync_guard): it must hold then.
+        $sync = $relay->raw("GET $url HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\nX-WarmHttp-Guard: on\r\n\r\n");
 
         self::assertSame(0, $origin->connections(0.5), "no connection to the origin for $url; the relay answered:\n$async\n$sync");
         self::assertMatchesRegularExpression('~^HTTP/1\.1 40[03] ~', $async, 'async: refused at the door, never spooled');
@@ -86,9 +87,11 @@ final class GuardBypassTest extends LoopbackOnlyTestCase
         ]);
         try {
             $sync = $relay->raw("GET http://public.example:{$origin->port()}/ok HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\n\r\n");
+            $guarded = $relay->raw("GET http://public.example:{$origin->port()}/ok HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\nX-WarmHttp-Guard: on\r\n\r\n");
             $async = $relay->raw("POST http://public.example:{$origin->port()}/ok HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
 
             self::assertStringStartsWith('HTTP/1.1 200 ', $sync, 'sync: answered by the origin itself');
+            self::assertStringStartsWith('HTTP/1.1 200 ', $guarded, 'guarded sync (pinned): answered by the origin itself');
             self::assertStringStartsWith('HTTP/1.1 202 ', $async);
             self::assertTrue(self::awaitRequest($origin, 'POST /ok'), 'async: delivered to the origin itself');
             self::assertSame(0, $proxy->connections(0.3), 'no connection to the proxy the environment names');
