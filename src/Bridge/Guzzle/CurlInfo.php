@@ -24,7 +24,7 @@ final class CurlInfo
     private static ?array $template = null;
 
     /** @return array<string, mixed> */
-    public static function of(RequestInterface $request, ?ResponseInterface $response, float $seconds): array
+    public static function of(RequestInterface $request, ?ResponseInterface $response, float $seconds, ?TransferStats $stats = null): array
     {
         $uri = $request->getUri()->withFragment('');
         $info = [
@@ -33,15 +33,17 @@ final class CurlInfo
             'content_type' => $response !== null && $response->hasHeader('Content-Type') ? $response->getHeaderLine('Content-Type') : null,
             'total_time' => $seconds,
             'total_time_us' => (int) round($seconds * 1e6),
-            'scheme' => strtoupper($uri->getScheme()),
-            'protocol' => $uri->getScheme() === 'https' ? \CURLPROTO_HTTPS : \CURLPROTO_HTTP,
             'effective_method' => $request->getMethod(),
             'download_content_length' => self::contentLength($response),
             'upload_content_length' => (float) ($request->getBody()->getSize() ?? -1),
             'size_upload' => (float) ($request->getBody()->getSize() ?? 0),
             'size_download' => self::downloaded($response),
         ];
-        $stats = $response instanceof Response ? $response->stats() : null;
+        if ($response !== null) {
+            // libcurl fills these once a connection is made; a failure before it leaves them empty.
+            $info += ['scheme' => strtoupper($uri->getScheme()), 'protocol' => $uri->getScheme() === 'https' ? \CURLPROTO_HTTPS : \CURLPROTO_HTTP];
+        }
+        $stats ??= $response instanceof Response ? $response->stats() : null;
         if ($stats !== null) {
             $info = self::timings($stats) + $info;
         }

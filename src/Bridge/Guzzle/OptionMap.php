@@ -125,14 +125,19 @@ final class OptionMap
     }
 
     /**
+     * `timeout`, `connect_timeout`, and `read_timeout` where Guzzle applies it: to a streamed
+     * body (`stream => true` goes to Guzzle's StreamHandler, which honours it; its CurlHandler,
+     * which serves every other request, ignores it, so a buffered request ignores it here too).
+     *
      * @param array<string, mixed> $options
      *
      * @return array<string, float>
      */
     private static function timeouts(array $options): array
     {
+        $names = ($options['stream'] ?? false) === true ? ['timeout', 'connect_timeout', 'read_timeout'] : ['timeout', 'connect_timeout'];
         $mapped = [];
-        foreach (['timeout', 'connect_timeout', 'read_timeout'] as $name) {
+        foreach ($names as $name) {
             $value = $options[$name] ?? null;
             if ((\is_int($value) || \is_float($value) || is_numeric($value)) && (float) $value >= 0) {
                 $mapped[$name] = (float) $value;

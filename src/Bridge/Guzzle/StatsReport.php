@@ -10,6 +10,7 @@ use GuzzleHttp\TransferStats as GuzzleTransferStats;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
 use WarmHttp\Response;
+use WarmHttp\TransferStats;
 
 /**
  * The `on_stats` request option as Guzzle's CurlHandler calls it: a GuzzleHttp\TransferStats
@@ -21,16 +22,20 @@ use WarmHttp\Response;
  */
 final class StatsReport
 {
-    /** @param array<string, mixed> $options */
-    public static function success(RequestInterface $request, ResponseInterface $response, array $options, float $started): void
+    /**
+     * @param array<string, mixed> $options
+     * @param TransferStats|null   $stats   the pool's measurements, when $response is no longer
+     *                                      the WarmHttp\Response that carried them
+     */
+    public static function success(RequestInterface $request, ResponseInterface $response, array $options, float $started, ?TransferStats $stats = null): void
     {
         $onStats = $options['on_stats'] ?? null;
         if (!\is_callable($onStats)) {
             return;
         }
-        $stats = $response instanceof Response ? $response->stats() : null;
+        $stats ??= $response instanceof Response ? $response->stats() : null;
         $seconds = $stats !== null ? $stats->totalMs / 1000 : microtime(true) - $started;
-        $onStats(new GuzzleTransferStats($request, $response, $seconds, 0, CurlInfo::of($request, $response, $seconds)));
+        $onStats(new GuzzleTransferStats($request, $response, $seconds, 0, CurlInfo::of($request, $response, $seconds, $stats)));
     }
 
     /** @param array<string, mixed> $options */

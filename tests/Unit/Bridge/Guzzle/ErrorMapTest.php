@@ -55,6 +55,7 @@ final class ErrorMapTest extends TestCase
         foreach ([[$reset, 56, 'Recv failure: Connection reset by peer'], [$tooLarge, 0, 'the response body is larger than the 10 bytes allowed by the "max_response_bytes" option; it was cut off']] as [$error, $errno, $what]) {
             $mapped = ErrorMap::toGuzzle($error, $request);
             self::assertSame(GuzzleRequestException::class, $mapped::class);
+            self::assertInstanceOf(GuzzleRequestException::class, $mapped);
             self::assertNull($mapped->getResponse());
             self::assertSame(\sprintf('cURL error %d: %s %s for http://127.0.0.1:9/', $errno, $what, self::GUIDE), $mapped->getMessage());
             self::assertSame($errno, $mapped->getHandlerContext()['errno']);

@@ -35,9 +35,10 @@ final class OptionMapTest extends TestCase
         self::assertSame(['timeout' => 30.0, 'connect_timeout' => 10.0], self::mapped($laravel));
     }
 
-    public function testReadTimeoutIsTheClientsReadTimeout(): void
+    public function testReadTimeoutIsTheClientsReadTimeoutForAStreamedBody(): void
     {
-        self::assertSame(['read_timeout' => 2.5], self::mapped(['read_timeout' => 2.5]));
+        self::assertSame(['read_timeout' => 2.5, 'stream' => true], self::mapped(['read_timeout' => 2.5, 'stream' => true]));
+        self::assertSame([], self::mapped(['read_timeout' => 2.5]), 'Guzzle\'s CurlHandler ignores it; only its StreamHandler (stream => true) reads it');
     }
 
     public function testCertificatesAndKeysWithAndWithoutPassphrase(): void
