@@ -75,7 +75,9 @@ final class GuzzleParityOptionsTlsTest extends ParityTestCase
                 $promises[$name] = $client->getAsync($url, $options);
             }
             foreach ($promises as $name => $promise) {
-                $body = (string) $promise->wait()->getBody();
+                $response = $promise->wait();
+                self::assertInstanceOf(\Psr\Http\Message\ResponseInterface::class, $response);
+                $body = (string) $response->getBody();
                 self::assertSame($name === 'none', str_contains($body, 'No required SSL certificate'), "round {$round}, {$name}: {$body}");
                 if ($name !== 'none') {
                     self::assertSame('SUCCESS ' . $name, $body, "round {$round}");
