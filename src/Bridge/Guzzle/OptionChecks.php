@@ -26,6 +26,7 @@ final class OptionChecks
     public static function check(RequestInterface $request, array $options): void
     {
         self::callable($options, 'on_trailers', 'on_trailers must be callable');
+        self::multiplex($options['multiplex'] ?? null);
         if (isset($options['protocols'])) {
             self::protocols($request, $options['protocols']);
         }
@@ -79,6 +80,14 @@ final class OptionChecks
         $scheme = $request->getUri()->getScheme();
         if (!\in_array($scheme, $protocols, true)) {
             throw new GuzzleRequestException(\sprintf('The scheme "%s" is not allowed by the protocols request option.', $scheme), $request);
+        }
+    }
+
+    /** GuzzleHttp\Multiplexing's values (Guzzle 7.16; spelled out for Guzzle releases without it). */
+    private static function multiplex(mixed $multiplex): void
+    {
+        if ($multiplex !== null && !\in_array($multiplex, ['none', 'eager', 'wait', 'require_eager', 'require_wait'], true)) {
+            throw new \InvalidArgumentException(\sprintf('The "multiplex" option must be null or a GuzzleHttp\\Multiplexing::* constant; received %s.', get_debug_type($multiplex)));
         }
     }
 

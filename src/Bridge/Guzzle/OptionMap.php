@@ -68,6 +68,12 @@ final class OptionMap
         if (\is_array($auth) && \is_string($auth[2] ?? null) && \in_array(strtolower($auth[2]), self::AUTH_SCHEMES, true)) {
             throw Refusal::unsupported($request, 'auth', \sprintf('%s authentication needs a Client option for CURLOPT_HTTPAUTH, which WarmHttp does not have yet; basic authentication works', $auth[2]));
         }
+        $multiplex = $options['multiplex'] ?? null;
+        if ($multiplex === 'none' || $multiplex === 'require_eager' || $multiplex === 'require_wait') {
+            // "wait" is what the pool does for every request (HTTP/2 requests wait for the
+            // multiplexed connection); Guzzle leaves the option's meaning to custom handlers.
+            throw Refusal::unsupported($request, 'multiplex', \sprintf('"%s": the shared pool multiplexes HTTP/2 requests on one connection, waiting for it ("wait"), and cannot opt one request out or guarantee it', $multiplex));
+        }
         self::refuseIpResolve($request, $options['force_ip_resolve'] ?? null);
         self::refuseTlsRange($request, $options);
         self::refuseFileTypes($request, $options);

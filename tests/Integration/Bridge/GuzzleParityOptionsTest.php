@@ -40,6 +40,7 @@ final class GuzzleParityOptionsTest extends ParityTestCase
         yield 'a certificate of another type' => [['cert' => 5]];
         yield 'a missing key' => [['ssl_key' => ['/nonexistent/client.key', 'pw']]];
         yield 'a missing CA bundle' => [['verify' => '/nonexistent/ca.pem']];
+        yield 'multiplex not a mode' => [['multiplex' => 'sometimes']];
     }
 
     /** @param array<string, mixed> $options */
@@ -71,6 +72,10 @@ final class GuzzleParityOptionsTest extends ParityTestCase
         yield 'curl options the pool sets anyway' => [['curl' => [\CURLOPT_NOSIGNAL => true, \CURLOPT_TCP_NODELAY => true]]];
         yield 'curl timeout' => [['curl' => [\CURLOPT_TIMEOUT_MS => 5000, \CURLOPT_CONNECTTIMEOUT => 5]]];
         yield 'read_timeout on a prompt answer' => [['read_timeout' => 5]];
+        yield 'connect_timeout' => [['connect_timeout' => 5]];
+        yield 'basic auth' => [['auth' => ['user', 'pass']]];
+        yield 'query' => [['query' => ['a' => 'b c', 'd' => '1']]];
+        yield 'multiplex wait' => [['multiplex' => 'wait']];
     }
 
     /** @param array<string, mixed> $options */
@@ -197,6 +202,7 @@ final class GuzzleParityOptionsTest extends ParityTestCase
         yield 'a TLS ceiling' => [['crypto_method_max' => \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT], 'crypto_method_max'];
         yield 'curl URL' => [['curl' => [\CURLOPT_URL => 'http://127.0.0.1:9/']], 'curl'];
         yield 'curl FORBID_REUSE' => [['curl' => [\CURLOPT_FORBID_REUSE => true]], 'curl'];
+        yield 'multiplex none' => [['multiplex' => 'none'], 'multiplex'];
         yield 'curl HTTPAUTH' => [['curl' => [\CURLOPT_HTTPAUTH => \CURLAUTH_NTLM]], 'curl'];
     }
 

@@ -34,6 +34,7 @@ final class OptionMapChecksTest extends TestCase
         yield 'ssl_key missing' => [['ssl_key' => ['/nonexistent/key.pem', 'p']], $iae, 'SSL private key not found: /nonexistent/key.pem', '1.1'];
         yield 'ssl_key type' => [['ssl_key' => []], $iae, 'Invalid ssl_key request option', '1.1'];
         yield 'CA bundle missing' => [['verify' => '/nonexistent/ca.pem'], $iae, 'SSL CA bundle not found: /nonexistent/ca.pem', '1.1'];
+        yield 'multiplex' => [['multiplex' => true], $iae, 'The "multiplex" option must be null or a GuzzleHttp\\Multiplexing::* constant; received bool.', '1.1'];
         yield 'protocols empty' => [['protocols' => []], GuzzleInvalidArgumentException::class, 'protocols must be a non-empty array of "http" and/or "https"', '1.1'];
         yield 'protocols ftp' => [['protocols' => ['ftp']], GuzzleInvalidArgumentException::class, 'protocols may only contain "http" and "https"', '1.1'];
         yield 'protocols int' => [['protocols' => [1]], GuzzleInvalidArgumentException::class, 'protocols must contain only strings', '1.1'];

@@ -70,7 +70,7 @@ final class OptionMapTest extends TestCase
 
     public function testFalsyDebugAndAuthBasicAreNotRefused(): void
     {
-        self::assertSame([], self::mapped(['debug' => false, 'auth' => ['u', 'p'], 'progress' => null]));
+        self::assertSame([], self::mapped(['debug' => false, 'auth' => ['u', 'p'], 'progress' => null, 'multiplex' => 'wait']));
     }
 
     /** @return iterable<string, array{array<string, mixed>, string, string}> */
@@ -85,6 +85,7 @@ final class OptionMapTest extends TestCase
         yield 'TLS 1.3 floor' => [['crypto_method' => \STREAM_CRYPTO_METHOD_TLSv1_3_CLIENT], 'crypto_method', 'CURLOPT_SSLVERSION'];
         yield 'TLS ceiling' => [['crypto_method_max' => \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT], 'crypto_method_max', 'CURLOPT_SSLVERSION'];
         yield 'a CA directory' => [['verify' => sys_get_temp_dir()], 'verify', 'CURLOPT_CAPATH'];
+        yield 'multiplex none' => [['multiplex' => 'none'], 'multiplex', 'cannot opt one request out'];
         yield 'a DER certificate' => [['cert_type' => 'DER'], 'cert_type', 'PEM'];
     }
 
