@@ -55,7 +55,11 @@ final class Handler
             return Create::rejectionFor(Outcome::refused($request, $options, $started, $e));
         }
 
-        return PromiseBridge::queue($this->outbox, $client, $wire, $request, $options, $started);
+        // Guzzle's Client marks sync calls; its default handler sends them on a handler of their
+        // own (CurlHandler), so a sync call never sends what async calls left unwaited.
+        $outbox = ($options['synchronous'] ?? false) === true ? new Outbox() : $this->outbox;
+
+        return PromiseBridge::queue($outbox, $client, $wire, $request, $options, $started);
     }
 
     /**

@@ -68,17 +68,25 @@ final class Outbox
     }
 
     /**
-     * One step of a wait while timers are set: let the pool work, but wake up for the next due
-     * time; with nothing in flight there is nothing to select on, so sleep until then.
+     * One step of a wait: let the pool work, but wake up for the next due time; with nothing
+     * in flight there is nothing to select on, so sleep until then.
+     *
+     * @return bool false when there is nothing to wait for: nothing in flight, nothing queued
      */
-    public function pause(): void
+    public function pause(): bool
     {
-        $wait = max(0.0, $this->nextDue - microtime(true));
         $pool = CurlPool::get();
+        $wait = $this->queued === [] ? 1.0 : min(1.0, max(0.0, $this->nextDue - microtime(true)));
         if ($pool->inFlight() > 0) {
-            $pool->tick(min(1.0, $wait));
-        } elseif ($wait > 0.0) {
-            usleep((int) ceil(min(1.0, $wait) * 1_000_000));
+            $pool->tick($wait);
+
+            return true;
         }
+        if ($this->queued === []) {
+            return false;
+        }
+        usleep((int) ceil($wait * 1_000_000));
+
+        return true;
     }
 }

@@ -5,9 +5,11 @@ declare(strict_types=1);
 namespace WarmHttp\Bridge\Guzzle;
 
 use GuzzleHttp\Exception\RequestException as GuzzleRequestException;
+use GuzzleHttp\Psr7\Response;
 use Psr\Http\Client\ClientExceptionInterface;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
+use WarmHttp\Exception\NetworkException;
 
 /**
  * Turns what the pool settled with into what Guzzle's CurlHandler would have resolved or
@@ -22,7 +24,7 @@ final class Outcome
     public static function settle(RequestInterface $request, array $options, float $started, ResponseInterface|ClientExceptionInterface $outcome): ResponseInterface|\Throwable
     {
         if ($outcome instanceof ClientExceptionInterface) {
-            return self::failed($request, $options, $started, ErrorMap::toGuzzle($outcome, $request));
+            return self::failed($request, $options, $started, self::statusRefused($request, $outcome) ?? ErrorMap::toGuzzle($outcome, $request));
         }
         $response = self::body($request, $options, $outcome);
         if ($response instanceof \Throwable) {
@@ -37,6 +39,25 @@ final class Outcome
         }
 
         return $response;
+    }
+
+    /**
+     * The pool refuses a status outside 100–599 while parsing the head; Guzzle's CurlHandler
+     * fails the same answer when its Response constructor throws, with these words and that
+     * constructor's exception as previous.
+     */
+    private static function statusRefused(RequestInterface $request, ClientExceptionInterface $error): ?GuzzleRequestException
+    {
+        if (!$error instanceof NetworkException || preg_match('/the response has status (\d+), outside 100-599/', $error->getMessage(), $status) !== 1) {
+            return null;
+        }
+        try {
+            new Response((int) $status[1]);
+        } catch (\InvalidArgumentException $refused) {
+            return new GuzzleRequestException('An error was encountered while creating the response', $request, null, $refused);
+        }
+
+        return null;
     }
 
     /**

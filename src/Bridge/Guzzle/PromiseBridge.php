@@ -4,9 +4,9 @@ declare(strict_types=1);
 
 namespace WarmHttp\Bridge\Guzzle;
 
-use GuzzleHttp\Exception\RequestException as GuzzleRequestException;
 use GuzzleHttp\Promise\Promise;
 use GuzzleHttp\Promise\PromiseInterface;
+use GuzzleHttp\Promise\Utils;
 use Psr\Http\Client\ClientExceptionInterface;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
@@ -73,22 +73,35 @@ final class PromiseBridge
         });
     }
 
+    /**
+     * Guzzle's CurlMultiHandler loop: each round runs Guzzle's task queue (a settled promise's
+     * callbacks may send more, as a retry does), starts what is due, lets the pool work until
+     * the next due time. Inside a fiber, the pool's own wait, which suspends a concurrently()
+     * task instead of blocking its siblings.
+     */
     private function wait(): void
     {
+        $queue = Utils::queue();
         while ($this->promise->getState() === PromiseInterface::PENDING) {
-            if ($this->outbox->startDue()) {
-                continue; // this request may have been refused as it started
-            }
-            if ($this->pending !== null && !$this->outbox->hasTimers()) {
-                try {
-                    $this->pending->wait(); // the pool's own wait: suspends a concurrently() fiber
-                } catch (ClientExceptionInterface) {
-                    // The rejection has already reached the promise through onSettle.
-                }
+            $queue->run();
+            $this->outbox->startDue();
+            if ($this->pending !== null && \Fiber::getCurrent() !== null && !$this->outbox->hasTimers()) {
+                self::settleIn($this->pending);
 
                 return;
             }
-            $this->outbox->pause();
+            if (!$this->outbox->pause()) {
+                return; // nothing in flight, nothing due: Guzzle reports the promise as never resolved
+            }
+        }
+    }
+
+    private static function settleIn(PendingResponse $pending): void
+    {
+        try {
+            $pending->wait();
+        } catch (ClientExceptionInterface) {
+            // The rejection has already reached the promise through onSettle.
         }
     }
 

@@ -12,17 +12,13 @@ use WarmHttp\Bridge\Guzzle\Handler;
 /**
  * Runs the same case through `new GuzzleHttp\Client(['handler' => HandlerStack::create()])`
  * (Guzzle's default handler, curl here) and through `HandlerStack::create(new Handler())`,
- * one after the other against one EchoOrigin, each on a fresh Guzzle Client, and returns what
+ * one after the other against one EchoOrigin, each on a fresh Guzzle Client and handler (as
+ * Guzzle's default is one per Client; the pool under WarmHttp's is process-wide), and returns what
  * reached the origin and what the caller saw on each side.
  */
 final class Parity
 {
-    private readonly Handler $handler;
-
-    public function __construct(public readonly EchoOrigin $origin)
-    {
-        $this->handler = new Handler();
-    }
+    public function __construct(public readonly EchoOrigin $origin) {}
 
     /**
      * One `$client->request()` per side. Options may be a closure that builds them, for options
@@ -42,34 +38,36 @@ final class Parity
     }
 
     /**
-     * Any case: $scenario gets each side's Guzzle Client and returns the response (or throws),
-     * or returns an array of its own facts to compare.
+     * Any case: $scenario gets each side's Guzzle Client, the origin, and a maker of more
+     * handler stacks of the side's kind (for a second Client), and returns the response (or
+     * throws), or returns an array of its own facts to compare.
      *
-     * @param \Closure(GuzzleClient, EchoOrigin): (ResponseInterface|array<string, mixed>) $scenario
+     * @param \Closure(GuzzleClient, EchoOrigin, \Closure(): HandlerStack): (ResponseInterface|array<string, mixed>) $scenario
      * @param array<string, Answer|list<Answer>>                                           $script   EchoOrigin::script() before each side
      * @param array<string, mixed>                                                         $config   Guzzle Client config besides the handler
      */
     public function scenario(\Closure $scenario, array $script = [], array $config = []): ParityResult
     {
         return new ParityResult(
-            $this->side('guzzle', HandlerStack::create(), $scenario, $script, $config),
-            $this->side('warm', HandlerStack::create($this->handler), $scenario, $script, $config),
+            $this->side('guzzle', static fn(): HandlerStack => HandlerStack::create(), $scenario, $script, $config),
+            $this->side('warm', static fn(): HandlerStack => HandlerStack::create(new Handler()), $scenario, $script, $config),
         );
     }
 
     /**
-     * @param \Closure(GuzzleClient, EchoOrigin): (ResponseInterface|array<string, mixed>) $scenario
-     * @param array<string, Answer|list<Answer>>                                           $script
-     * @param array<string, mixed>                                                         $config
+     * @param \Closure(): HandlerStack                                                                              $stacks
+     * @param \Closure(GuzzleClient, EchoOrigin, \Closure(): HandlerStack): (ResponseInterface|array<string, mixed>) $scenario
+     * @param array<string, Answer|list<Answer>>                                                                    $script
+     * @param array<string, mixed>                                                                                  $config
      */
-    private function side(string $name, HandlerStack $stack, \Closure $scenario, array $script, array $config): Side
+    private function side(string $name, \Closure $stacks, \Closure $scenario, array $script, array $config): Side
     {
         $this->origin->script($script);
         $mark = $this->origin->mark();
-        $client = new GuzzleClient(['handler' => $stack] + $config);
+        $client = new GuzzleClient(['handler' => $stacks()] + $config);
         $started = microtime(true);
         try {
-            $outcome = $scenario($client, $this->origin);
+            $outcome = $scenario($client, $this->origin, $stacks);
             $seen = \is_array($outcome) ? Seen::facts($outcome) : Seen::of($outcome, $this->origin->port());
         } catch (\Throwable $e) {
             $seen = Seen::of($e, $this->origin->port());
