@@ -30,7 +30,6 @@ final class OptionChecks
         if (isset($options['protocols'])) {
             self::protocols($request, $options['protocols']);
         }
-        self::caBundle($options['verify'] ?? null);
         TlsRange::check($request, $options);
         self::credential($options, 'cert', 'SSL certificate not found: %s');
         self::credential($options, 'ssl_key', 'SSL private key not found: %s');
@@ -91,9 +90,10 @@ final class OptionChecks
         }
     }
 
-    private static function caBundle(mixed $verify): void
+    /** Checked where a string `verify` is mapped (OptionMap::tls), off the path of `verify => true`. */
+    public static function caBundle(string $verify): void
     {
-        if (\is_string($verify) && !file_exists($verify)) {
+        if (!file_exists($verify)) {
             throw new \InvalidArgumentException("SSL CA bundle not found: {$verify}");
         }
     }

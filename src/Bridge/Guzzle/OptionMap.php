@@ -28,6 +28,13 @@ final class OptionMap
         'progress' => 'the pool has no per-request progress callback yet (a Client option "progress" on CURLOPT_XFERINFOFUNCTION would make it possible)',
     ];
 
+    /** Options OptionChecks or refuseUnsupported() look at (crypto_method aside: see needsChecking()). */
+    private const CHECKED = [
+        'on_trailers' => true, 'multiplex' => true, 'protocols' => true, 'crypto_method_max' => true,
+        'cert' => true, 'ssl_key' => true, 'cert_type' => true, 'ssl_key_type' => true, 'progress' => true,
+        'on_headers' => true, 'debug' => true, 'auth' => true, 'force_ip_resolve' => true,
+    ];
+
     /**
      * Guzzle's Client turns `auth => [user, pass, 'digest'|'ntlm']` into CURLOPT_HTTPAUTH; the
      * Client has no option for libcurl's HTTP authentication schemes yet.
@@ -45,15 +52,32 @@ final class OptionMap
      */
     public static function toWarmHttp(RequestInterface $request, array $options): array
     {
-        OptionChecks::check($request, $options);
-        self::refuseUnsupported($request, $options);
+        if (self::needsChecking($options)) {
+            OptionChecks::check($request, $options);
+            self::refuseUnsupported($request, $options);
+        }
+        $mapped = self::timeouts($options) + self::tls($request, $options) + self::version($request) + self::streaming($options);
+        if (isset($options['proxy'])) {
+            $mapped = ProxyMap::toWarmHttp($request, $options) + $mapped;
+        }
+        if (isset($options['curl'])) {
+            $mapped = CurlOptionMap::toWarmHttp($request, $options['curl']) + $mapped; // applied last in Guzzle too
+        }
 
-        return CurlOptionMap::toWarmHttp($request, $options['curl'] ?? null)
-            + self::timeouts($options)
-            + self::tls($request, $options)
-            + ProxyMap::toWarmHttp($request, $options)
-            + self::version($request)
-            + self::streaming($options);
+        return $mapped;
+    }
+
+    /**
+     * What Guzzle's Client and Laravel put in every request (verify, timeouts, a TLS 1.2 floor,
+     * decode_content...) needs no checking: one key lookup keeps the checks off the warm path
+     * (OptionMap::toWarmHttp with Laravel's options: 0.6 us before the checks existed).
+     *
+     * @param array<string, mixed> $options
+     */
+    private static function needsChecking(array $options): bool
+    {
+        return array_intersect_key($options, self::CHECKED) !== []
+            || (isset($options['crypto_method']) && $options['crypto_method'] !== \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT);
     }
 
     /** @param array<string, mixed> $options */
@@ -172,6 +196,7 @@ final class OptionMap
         if (!\is_string($verify)) {
             return $mapped;
         }
+        OptionChecks::caBundle($verify);
         if (is_dir($verify)) {
             throw Refusal::unsupported($request, 'verify', \sprintf('a CA directory ("%s") needs a Client option for CURLOPT_CAPATH; give the path of a CA bundle file', $verify));
         }
