@@ -40,7 +40,7 @@ final class Handler
     public function __construct(array $options = [])
     {
         $this->clients = new ClientCache($options);
-        $this->outbox = new Outbox();
+        $this->outbox = Outbox::forHandler();
     }
 
     /** @param array<mixed> $options Guzzle request options */
@@ -70,7 +70,7 @@ final class Handler
     public function forNewClient(): self
     {
         $handler = clone $this;
-        $handler->outbox = new Outbox();
+        $handler->outbox = Outbox::forHandler();
 
         return $handler;
     }

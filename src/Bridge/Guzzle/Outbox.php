@@ -21,10 +21,40 @@ use WarmHttp\Internal\CurlPool;
  */
 final class Outbox
 {
+    /** @var \WeakMap<self, true>|null the Handlers' queues (a sync call's own queue is waited at once) */
+    private static ?\WeakMap $handlers = null;
+
     /** @var array<int, PromiseBridge> not yet started, by object id */
     private array $queued = [];
 
     private float $nextDue = \INF;
+
+    /** A Handler's queue, which abandonAll() reaches. */
+    public static function forHandler(): self
+    {
+        $outbox = new self();
+        self::$handlers ??= new \WeakMap();
+        self::$handlers[$outbox] = true;
+
+        return $outbox;
+    }
+
+    /**
+     * Rejects every request queued and never waited for, in every Handler: the end of a worker
+     * request (Octane), where Pool::reset() cancels what was started; a queued request would
+     * otherwise stay pending, its promise's callbacks never run within the request that made it.
+     */
+    public static function abandonAll(string $why): void
+    {
+        foreach (self::$handlers ?? [] as $outbox => $_) {
+            $queued = $outbox->queued;
+            $outbox->queued = [];
+            $outbox->nextDue = \INF;
+            foreach ($queued as $request) {
+                $request->abandon($why);
+            }
+        }
+    }
 
     public function add(PromiseBridge $request): void
     {

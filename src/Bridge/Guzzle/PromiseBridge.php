@@ -12,6 +12,7 @@ use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
 use WarmHttp\Client;
 use WarmHttp\Exception\InvalidOptionException;
+use WarmHttp\Exception\NetworkException;
 use WarmHttp\Exception\RequestException;
 use WarmHttp\PendingResponse;
 
@@ -71,6 +72,16 @@ final class PromiseBridge
             $result = Outcome::settle($this->request, $this->options, $this->started, $outcome);
             $result instanceof ResponseInterface ? $this->promise->resolve($result) : $this->promise->reject($result);
         });
+    }
+
+    /** Settles a request that was never started, as the pool settles one it cancels. */
+    public function abandon(string $why): void
+    {
+        if ($this->promise->getState() !== PromiseInterface::PENDING) {
+            return;
+        }
+        $result = Outcome::settle($this->request, $this->options, $this->started, new NetworkException($this->wire, $why));
+        $result instanceof ResponseInterface ? $this->promise->resolve($result) : $this->promise->reject($result);
     }
 
     /**

@@ -10,6 +10,7 @@ use Illuminate\Contracts\Foundation\Application;
 use Illuminate\Http\Client\Factory;
 use Illuminate\Support\ServiceProvider;
 use WarmHttp\Bridge\Guzzle\Handler;
+use WarmHttp\Bridge\Guzzle\Outbox;
 use WarmHttp\Client;
 use WarmHttp\Pool;
 use WarmHttp\Relay\App\DeferredSends;
@@ -67,6 +68,8 @@ final class WarmHttpServiceProvider extends ServiceProvider
         $events->listen(self::QUEUE_AFTER_WORK, static fn() => DeferredSends::flush());
         $events->listen(self::OCTANE_AFTER_WORK, static function (): void {
             Pool::reset(); // sends the dispatch() fallbacks too
+            // Guzzle requests queued and never waited for were never handed to the pool.
+            Outbox::abandonAll('the pool was reset between two worker requests before this request was awaited');
             // Settles what was chained on the cancelled requests (Laravel's Http::async()
             // promises) now, inside this request, not in the next one.
             Queue::queue()->run();
