@@ -23,7 +23,10 @@ final class GuzzleParityOptionsTest extends ParityTestCase
     /** A closed loopback port: a request that went past the proxy would still stay on loopback. */
     private const TARGET = 'http://127.0.0.2:9';
 
-    private const TIMEOUT_DIFFERENCES = ['seen.message', 'seen.context.error', 'seen.stats.scheme', 'seen.stats.primary_ip'];
+    /** What the pool does not keep of a failed transfer (docs/bridges.md, Errors). */
+    private const FAILED_TRANSFER_INFO = ['seen.stats.scheme', 'seen.stats.primary_ip', 'seen.stats.http_code', 'seen.stats.has_response', 'seen.context.http_code'];
+
+    private const TIMEOUT_DIFFERENCES = ['seen.message', 'seen.context.error', ...self::FAILED_TRANSFER_INFO];
 
     /** @return iterable<string, array{array<string, mixed>}> */
     public static function invalidValues(): iterable
@@ -94,6 +97,29 @@ final class GuzzleParityOptionsTest extends ParityTestCase
 
         self::assertParity($result);
         self::assertStringStartsWith('cURL error 7: Failed to connect to 127.0.0.1 port', self::text($result->warm->seen->facts['message'] ?? null));
+    }
+
+    /** @return iterable<string, array{Answer, list<string>}> */
+    public static function brokenAnswers(): iterable
+    {
+        // The pool's connection to the origin is warm from earlier cases, Guzzle's fresh Client
+        // has none: a safe request that gets nothing on a reused connection is sent once more on
+        // a new one (as libcurl itself does on a reused connection), so the origin may see it twice.
+        yield 'closed without an answer (52)' => [Answer::raw('')->closing(), ['received']];
+        yield 'a truncated body (18)' => [Answer::raw("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort")->closing(), []];
+        yield 'not HTTP (1 or 8)' => [Answer::raw("garbage garbage\r\n\r\n")->closing(), []];
+        yield 'a broken chunked body (56)' => [Answer::raw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")->closing(), []];
+    }
+
+    /** @param list<string> $ignore */
+    #[DataProvider('brokenAnswers')]
+    public function testABrokenAnswerFailsAlike(Answer $answer, array $ignore): void
+    {
+        $result = self::parity()->scenario(static fn(GuzzleClient $client, EchoOrigin $origin): array => self::failure($client, $origin->url('/broken')), ['/broken' => $answer]);
+
+        // Same class, message, errno and error; the pool keeps neither a failed transfer's curl
+        // info nor the head of an answer that broke off (Guzzle hands it to on_stats).
+        self::assertParity($result, [...self::FAILED_TRANSFER_INFO, ...$ignore]);
     }
 
     public function testATimeoutIsCurlError28AConnectExceptionOnBothSides(): void
