@@ -86,6 +86,27 @@ final class GuzzleParityOptionsTlsTest extends ParityTestCase
         }
     }
 
+    public function testVerifyAgainstAnUnknownCaFailsAlikeAndFalseOrTheBundlePasses(): void
+    {
+        $url = Rig::shared()->nginx()->url('h1tls', '/fast');
+        $result = self::parity()->scenario(static function (GuzzleClient $client) use ($url): array {
+            $facts = [];
+            foreach (['system bundle' => true, 'false' => false, 'the rig\'s CA' => Rig::shared()->caFile()] as $name => $verify) {
+                try {
+                    $facts[$name] = $client->get($url, ['verify' => $verify])->getStatusCode();
+                } catch (\GuzzleHttp\Exception\RequestException $e) {
+                    $facts[$name] = [$e::class, $e->getMessage(), $e->getHandlerContext()['errno'] ?? null];
+                }
+            }
+
+            return $facts;
+        });
+
+        self::assertParity($result);
+        self::assertSame(200, $result->warm->seen->facts['false'] ?? null);
+        self::assertStringStartsWith('cURL error 60: ', self::text(((array) ($result->warm->seen->facts['system bundle'] ?? []))[1] ?? null));
+    }
+
     /** @param array<string, mixed> $options */
     private static function whoami(array $options): ParityResult
     {
