@@ -70,6 +70,17 @@ final class ErrorMap
         return new GuzzleRequestException(self::message($errno, $failure->getMessage(), $request), $request, $response, $failure, $context);
     }
 
+    /**
+     * An on_headers callback that threw: Guzzle's wording, the answer's head, and the context
+     * of the transfer libcurl failed for it (23: Guzzle's header callback refuses the head).
+     */
+    public static function onHeaders(RequestInterface $request, ResponseInterface $head, \Throwable $thrown): GuzzleRequestException
+    {
+        $context = self::context(\CURLE_WRITE_ERROR, 'Failed writing header', $request, $head);
+
+        return new GuzzleRequestException('An error was encountered during the on_headers event', $request, $head, $thrown, $context);
+    }
+
     /** Guzzle's form; the URI is left out when the error already names it, as Guzzle does. */
     public static function message(int $errno, string $error, RequestInterface $request): string
     {

@@ -62,6 +62,20 @@ final class ErrorMapTest extends TestCase
         }
     }
 
+    public function testAThrowingOnHeadersIsGuzzlesWriteErrorWithTheHead(): void
+    {
+        $request = new Request('GET', 'http://127.0.0.1:9/');
+        $head = new \GuzzleHttp\Psr7\Response(200, ['Content-Type' => 'text/plain']);
+        $thrown = new \RuntimeException('no');
+
+        $mapped = ErrorMap::onHeaders($request, $head, $thrown);
+
+        self::assertSame('An error was encountered during the on_headers event', $mapped->getMessage());
+        self::assertSame($head, $mapped->getResponse());
+        self::assertSame($thrown, $mapped->getPrevious());
+        self::assertSame([23, 'Failed writing header', 200], [$mapped->getHandlerContext()['errno'], $mapped->getHandlerContext()['error'], $mapped->getHandlerContext()['http_code']]);
+    }
+
     public function testTheUriIsNotRepeatedWhenTheErrorNamesIt(): void
     {
         $request = new Request('GET', 'http://127.0.0.1:9/');
