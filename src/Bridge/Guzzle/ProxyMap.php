@@ -55,7 +55,7 @@ final class ProxyMap
         if (\is_string($no)) {
             $no = explode(',', str_replace(' ', '', $no));
         }
-        if (\is_array($no) && $no !== [] && Utils::isHostInNoProxy($uri->getHost(), array_values(array_filter($no, 'is_string')))) {
+        if (\is_array($no) && $no !== [] && $uri->getHost() !== '' && Utils::isHostInNoProxy($uri->getHost(), array_values(array_filter($no, 'is_string')))) {
             return false;
         }
 
