@@ -115,8 +115,8 @@ final class SyncExchange implements Exchange
         $status = $answer->getStatusCode();
         $what = \sprintf('relay_sync: the relay at %s answered %d: %s', $this->relay->streamAddress(), $status, $answer->getHeaderLine('X-WarmHttp-Error'));
 
-        // What the relay cannot take (a malformed or oversized request) fails again if resent.
-        return \in_array($status, [400, 405, 413, 431], true)
+        // What the relay will not take (malformed, oversized, a refused destination) fails again if resent.
+        return \in_array($status, [400, 403, 405, 413, 431], true)
             ? new RequestException($this->request, $this->describe($what))
             : new NetworkException($this->request, $this->describe($what));
     }

@@ -70,7 +70,10 @@ final class StreamedAnswer
             // the destination's version, as a direct call does (SyncExchange).
             $headers[] = [self::VERSION, $outcome->getProtocolVersion()];
         }
-        $head = WireResponse::head($outcome->getStatusCode(), $headers, $outcome->getReasonPhrase(), $this->framing->headers());
+        // No reason (HTTP/2 has none) stays none: a blank one, which the Client reads as ''
+        // (WireResponse would write the standard phrase for an empty one).
+        $reason = $outcome->getReasonPhrase();
+        $head = WireResponse::head($outcome->getStatusCode(), $headers, $reason === '' ? ' ' : $reason, $this->framing->headers());
         // The common case, a body that arrived with its head: one write, no chunk framing.
         $this->connection->send($this->framing->isWhole() ? $head . $this->body->take(\PHP_INT_MAX) : $head);
         $this->pump();

@@ -43,7 +43,7 @@ final class SyncForwarder
     {
         $this->metrics->add('sync_requests_total');
         try {
-            $headers = HeaderFilter::forUpstream($wire->headers);
+            $headers = [...HeaderFilter::forUpstream($wire->headers), ...self::asSent($wire)];
             $transfer = $this->upstream->forward($wire->method, Target::parse($wire->target), $headers, $wire->body, $guarded, $wire->header(SyncSettings::HEADER));
         } catch (RefusedDestination $e) {
             $this->refuse($connection, SyncFailure::answer(403, 'refused', $e->getMessage()), $finished);
@@ -67,6 +67,32 @@ final class SyncForwarder
         });
         $this->answers[$id] = $answer;
         $transfer->onSettle(static fn() => $answer->start());
+    }
+
+    /**
+     * Framing lines a direct call would have sent and the hop-by-hop filter drops: sync mode is
+     * the caller's transport, so the destination gets what the request said. A "Content-Length:
+     * 0" on a request without a body (curl writes its own length only for a body),
+     * "Connection: close" (curl then closes the upstream connection after the answer), and
+     * "Expect: 100-continue" (curl then waits for the destination's 100, as directly).
+     *
+     * @return list<array{string, string}>
+     */
+    private static function asSent(WireRequest $wire): array
+    {
+        $lines = [];
+        if ($wire->body === '' && $wire->header('Content-Length') === '0') {
+            $lines[] = ['Content-Length', '0'];
+        }
+        if (!$wire->keepAlive() && !$wire->http10) {
+            $lines[] = ['Connection', 'close'];
+        }
+        $expect = $wire->header('Expect');
+        if ($expect !== null && strcasecmp($expect, '100-continue') === 0) {
+            $lines[] = ['Expect', $expect];
+        }
+
+        return $lines;
     }
 
     /** Moves received body bytes on to callers; the daemon calls it every round. */

@@ -111,13 +111,14 @@ final class UpstreamOptions
     private static function headers(array $headers, bool $hasBody): array
     {
         $lines = [];
-        $hasAccept = $hasType = false;
+        $hasAccept = $hasType = $hasExpect = false;
         foreach ($headers as [$name, $value]) {
             if ($hasBody && strcasecmp($name, 'Content-Length') === 0) {
                 continue; // curl writes the true length of what it sends
             }
             $hasAccept = $hasAccept || strcasecmp($name, 'Accept') === 0;
             $hasType = $hasType || strcasecmp($name, 'Content-Type') === 0;
+            $hasExpect = $hasExpect || strcasecmp($name, 'Expect') === 0;
             $lines[] = $value === '' ? $name . ';' : $name . ': ' . $value;
         }
         if (!$hasAccept) {
@@ -126,7 +127,9 @@ final class UpstreamOptions
         if ($hasBody && !$hasType) {
             $lines[] = 'Content-Type:';
         }
-        $lines[] = 'Expect:'; // no 100-continue round trip
+        if (!$hasExpect) {
+            $lines[] = 'Expect:'; // no 100-continue round trip the caller did not ask for
+        }
 
         return $lines;
     }

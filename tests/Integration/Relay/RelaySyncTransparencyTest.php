@@ -222,7 +222,7 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
 
     private static function requestOf(ClientExceptionInterface $e): ?RequestInterface
     {
-        return method_exists($e, 'getRequest') ? $e->getRequest() : null;
+        return $e instanceof \Psr\Http\Client\RequestExceptionInterface || $e instanceof \Psr\Http\Client\NetworkExceptionInterface ? $e->getRequest() : null;
     }
 
     /** Elapsed times and curl's byte counts differ from run to run, direct or not. */
