@@ -37,6 +37,9 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
         }
         yield 'stalled origin, timeout' => [['timeout' => 0.3], 'raw', '/stall'];
         yield 'stalled head, read_timeout' => [['read_timeout' => 0.3], 'raw', '/stall'];
+        yield 'stalled body, read_timeout' => [['read_timeout' => 0.3], 'raw', '/stall-mid-body'];
+        yield 'stalled body, read_timeout, streamed' => [['read_timeout' => 0.3, 'stream' => true], 'raw', '/stall-mid-body'];
+        yield 'stalled body, timeout' => [['timeout' => 0.5], 'raw', '/stall-mid-body'];
         yield 'refused port' => [[], 'refused', '/'];
         yield 'unknown CA refused' => [['cafile' => null], 'h2', '/fast'];
         yield 'unknown CA, HTTP/1.1 over TLS' => [['cafile' => null], 'h1tls', '/fast'];
@@ -48,6 +51,7 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
         yield 'under max_response_bytes' => [['max_response_bytes' => 100_000], 'h2', '/bytes/10k'];
         yield 'over max_response_bytes, chunked' => [['max_response_bytes' => 1], 'h2', '/slow?ms=1'];
         yield 'gzip decoded' => [[], 'h2', '/gzip/twenty.gz'];
+        yield 'gzip bomb over max_response_bytes, decoded size' => [['max_response_bytes' => 1_000_000], 'h2', '/gzip/bomb.gz'];
         yield 'gzip kept' => [['decode_content' => false], 'plain', '/gzip/twenty.gz'];
         yield 'http_version 1.1 over TLS' => [['http_version' => '1.1'], 'h2', '/fast'];
     }
