@@ -55,11 +55,7 @@ final class Handler
             return Create::rejectionFor(Outcome::refused($request, $options, $started, $e));
         }
 
-        // Guzzle's Client marks sync calls; its default handler sends them on a handler of their
-        // own (CurlHandler), so a sync call never sends what async calls left unwaited.
-        $outbox = ($options['synchronous'] ?? false) === true ? new Outbox() : $this->outbox;
-
-        return PromiseBridge::queue($outbox, $client, $wire, $request, $options, $started);
+        return PromiseBridge::queue($this->outbox, $client, $wire, $request, $options, $started);
     }
 
     /**

@@ -30,9 +30,12 @@ final class PromiseBridge
     private bool $cancelled = false;
     private readonly Promise $promise;
 
-    /** @param array<string, mixed> $options Guzzle request options */
+    /**
+     * @param ?Outbox              $outbox  null: a sync call, started at once
+     * @param array<string, mixed> $options Guzzle request options
+     */
     private function __construct(
-        private readonly Outbox $outbox,
+        private readonly ?Outbox $outbox,
         private readonly Client $client,
         private readonly RequestInterface $wire,
         private readonly RequestInterface $request,
@@ -44,13 +47,26 @@ final class PromiseBridge
     }
 
     /**
+     * @param Outbox               $queue   the Handler's queue, for async calls
      * @param RequestInterface     $wire    what goes to the pool (AcceptEncoding may have narrowed it)
      * @param array<string, mixed> $options Guzzle request options
      */
-    public static function queue(Outbox $outbox, Client $client, RequestInterface $wire, RequestInterface $request, array $options, float $started): PromiseInterface
+    public static function queue(Outbox $queue, Client $client, RequestInterface $wire, RequestInterface $request, array $options, float $started): PromiseInterface
     {
-        $bridge = new self($outbox, $client, $wire, $request, $options, $started, $started + self::delaySeconds($options));
-        $outbox->add($bridge);
+        $due = $started + self::delaySeconds($options);
+        if (($options['synchronous'] ?? false) === true) {
+            // Guzzle sends sync calls on a handler of their own (CurlHandler), at once: never
+            // with what async calls left unwaited in the queue.
+            if ($due === $started) {
+                $bridge = new self(null, $client, $wire, $request, $options, $started, $due);
+                $bridge->start();
+
+                return $bridge->promise;
+            }
+            $queue = new Outbox();
+        }
+        $bridge = new self($queue, $client, $wire, $request, $options, $started, $due);
+        $queue->add($bridge);
 
         return $bridge->promise;
     }
@@ -92,6 +108,13 @@ final class PromiseBridge
      */
     private function wait(): void
     {
+        if ($this->outbox === null) {
+            if ($this->pending !== null) {
+                self::settleIn($this->pending);
+            }
+
+            return;
+        }
         $queue = Utils::queue();
         while ($this->promise->getState() === PromiseInterface::PENDING) {
             $queue->run();
@@ -120,7 +143,7 @@ final class PromiseBridge
     private function cancel(): void
     {
         $this->cancelled = true;
-        $this->outbox->withdraw($this);
+        $this->outbox?->withdraw($this);
         $this->pending?->cancel();
     }
 
