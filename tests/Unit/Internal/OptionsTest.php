@@ -50,7 +50,7 @@ final class OptionsTest extends TestCase
         self::assertSame(
             ['verify', 'cafile', 'timeout', 'connect_timeout', 'read_timeout', 'http_version', 'max_host_connections', 'max_total_connections', 'follow_redirects',
                 'max_redirects', 'max_response_bytes', 'max_idle_seconds', 'stream', 'decode_content', 'cert', 'ssl_key', 'proxy', 'no_proxy',
-                'headers', 'relay', 'relay_token', 'relay_sync',
+                'headers', 'relay', 'relay_token', 'relay_sync', 'relay_sync_guard',
                 'relay_allow_private_networks', 'relay_allowed_hosts', 'relay_fallback_dir', 'logger'],
             Options::names(),
         );
@@ -183,6 +183,31 @@ final class OptionsTest extends TestCase
         yield 'no_proxy as a string' => ['no_proxy', 'localhost,.internal', 'Option "no_proxy" must be a list of hosts such as ["localhost", ".internal", "10.0.0.0/8"], got string'];
         yield 'no_proxy with a comma' => ['no_proxy', ['a,b'], 'Option "no_proxy" must be a list of hosts such as ["localhost", ".internal", "10.0.0.0/8"]; "a,b" is not a host.'];
         yield 'cafile a directory' => ['cafile', __DIR__, 'Option "cafile": the file "' . __DIR__ . '" does not exist or is not readable.'];
+    }
+
+    /** @return iterable<string, array{array<string, mixed>, string}> */
+    public static function notThroughTheRelay(): iterable
+    {
+        yield 'proxy' => [['proxy' => 'http://proxy.internal:3128'], 'Options "relay_sync" and "proxy" cannot be used together: the relay makes the request, and it never connects through a proxy.'];
+        yield 'cert' => [['cert' => __FILE__], 'Options "relay_sync" and "cert" cannot be used together: the relay makes the request, and it would need the app\'s client certificate and private key.'];
+        yield 'ssl_key' => [['ssl_key' => [__FILE__, 'secret']], 'Options "relay_sync" and "ssl_key" cannot be used together'];
+    }
+
+    /** @param array<string, mixed> $options */
+    #[DataProvider('notThroughTheRelay')]
+    public function testRelaySyncRefusesWhatTheRelayCannotCarry(array $options, string $message): void
+    {
+        $this->expectException(InvalidOptionException::class);
+        $this->expectExceptionMessage($message);
+
+        Options::fromArray($options + ['relay' => 'unix:///run/warmhttp/relay.sock', 'relay_sync' => true]);
+    }
+
+    public function testRelaySyncTakesNoProxyAndTheseOptionsWithoutIt(): void
+    {
+        self::assertFalse(Options::fromArray(['relay' => 'unix:///run/warmhttp/relay.sock', 'relay_sync' => true, 'proxy' => false])->proxy());
+        self::assertSame(__FILE__, Options::fromArray(['relay_sync' => false, 'cert' => __FILE__])->credentialOf('cert')[0] ?? null);
+        self::assertTrue(Options::fromArray(['relay_sync_guard' => true])->bool('relay_sync_guard'));
     }
 
     #[DataProvider('wrongValues')]
