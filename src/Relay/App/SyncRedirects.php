@@ -17,7 +17,8 @@ use WarmHttp\Internal\Transfer;
  * `follow_redirects` with `relay_sync`: the Client follows redirects itself, one hop through the
  * relay each. Curl cannot: it sends every request to the relay's URL with the destination as
  * CURLOPT_REQUEST_TARGET, so it resolved a Location against the relay's URL and sent the same
- * target again, until "too many redirects". Each hop's destination passes the relay's guard.
+ * target again, until "too many redirects". Each hop is a sync request of its own (guarded
+ * when the first one is: relay_sync_guard, --guard-sync).
  * Follows as curl does: 303 (and 301/302 after a POST) become a GET without a body;
  * Authorization, Cookie and Proxy-Authorization are not sent to another origin.
  *

@@ -114,6 +114,44 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
         }
     }
 
+    /** @return iterable<string, array{string, array<string, string>, string}> */
+    public static function deadReuse(): iterable
+    {
+        foreach (['fin', 'rst'] as $how) {
+            yield "GET, $how" => ['GET', [], $how];
+            yield "POST, $how" => ['POST', [], $how];
+            yield "POST with an Idempotency-Key, $how" => ['POST', ['Idempotency-Key' => 'order-1'], $how];
+        }
+    }
+
+    /**
+     * DeadConnectionTest's cases: a kept connection that the server closed is retried for a
+     * request that may go twice and not for one that may not, through the relay as directly
+     * (the relay's own kept connection to the origin is the one that dies).
+     *
+     * @param array<string, string> $headers
+     */
+    #[DataProvider('deadReuse')]
+    public function testADeadReusedConnectionAsDirectly(string $method, array $headers, string $how): void
+    {
+        $outcomes = [];
+        foreach (['direct' => new Client(), 'relayed' => self::client()] as $way => $client) {
+            $origin = Rig::shared()->rawOrigin();
+            $client->sendRequest($client->createRequest('GET', $origin->url('/ok')));
+            $origin->armDeadReuse($how);
+            $request = $client->createRequest($method, $origin->url('/ok?second'))->withBody($client->createStream($method === 'POST' ? '{"order":1}' : ''));
+            foreach ($headers as $name => $value) {
+                $request = $request->withHeader($name, $value);
+            }
+            $outcome = self::outcome($client, $request);
+            $stats = $origin->stats();
+            $outcomes[$way] = [$outcome, $stats['connections'], $stats['deadReuseClosed']];
+            $origin->stop();
+        }
+
+        self::assertSame($outcomes['direct'], $outcomes['relayed']);
+    }
+
     public function testAnUpstreamTimeoutIsATimeoutExceptionCarryingTheRequest(): void
     {
         $client = self::client(['timeout' => 0.3]);
@@ -232,6 +270,6 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
     /** Elapsed times and curl's byte counts differ from run to run, direct or not. */
     private static function withoutNumbers(string $message): string
     {
-        return (string) preg_replace(['/\d+\.\d+ s elapsed/', '/after \d+ ms/', '/with \d+ bytes remaining/', '/port \d+/'], ['N s elapsed', 'after N ms', 'with N bytes remaining', 'port N'], $message);
+        return (string) preg_replace(['/\d+\.\d+ s elapsed/', '/after \d+ ms/', '/with \d+ bytes remaining/', '/port \d+/', '/127\.0\.0\.1:\d+/'], ['N s elapsed', 'after N ms', 'with N bytes remaining', 'port N', '127.0.0.1:N'], $message);
     }
 }
