@@ -114,7 +114,7 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
         }
     }
 
-    /** @return iterable<string, array{string, array<string, string>, string}> */
+    /** @return iterable<string, array{string, array<string, string>, 'fin'|'rst'}> */
     public static function deadReuse(): iterable
     {
         foreach (['fin', 'rst'] as $how) {
@@ -130,6 +130,7 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
      * (the relay's own kept connection to the origin is the one that dies).
      *
      * @param array<string, string> $headers
+     * @param 'fin'|'rst'           $how
      */
     #[DataProvider('deadReuse')]
     public function testADeadReusedConnectionAsDirectly(string $method, array $headers, string $how): void
