@@ -71,7 +71,7 @@ final class SyncRoute
             try {
                 SocketOwnership::verify($this->relay->socketPath);
             } catch (RelayUnreachable $e) {
-                throw new NetworkException($request, 'relay_sync: ' . $e->getMessage(), 0, $e);
+                throw new NetworkException($request, \sprintf('%s %s failed: relay_sync: %s.', $request->getMethod(), (string) $request->getUri(), $e->getMessage()), 0, $e);
             }
             $curl[\CURLOPT_UNIX_SOCKET_PATH] = $this->relay->socketPath;
         }

@@ -200,6 +200,20 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
         }
     }
 
+    public function testAMissingRelaySocketIsANetworkExceptionNamingIt(): void
+    {
+        $client = new Client(['relay' => 'unix:///nonexistent-warmhttp/relay.sock', 'relay_sync' => true]);
+        $request = $client->createRequest('GET', self::origin()->url('/ok'));
+
+        try {
+            $client->sendRequest($request);
+            self::fail('no relay socket there');
+        } catch (NetworkException $e) {
+            self::assertSame($request, $e->getRequest());
+            self::assertSame('GET ' . self::origin()->url('/ok') . ' failed: relay_sync: the relay socket /nonexistent-warmhttp/relay.sock is gone.', $e->getMessage());
+        }
+    }
+
     public function testAClientThatAsksForTheGuardGetsItsRefusalAsARequestException(): void
     {
         $client = self::client(['relay_sync_guard' => true]);
