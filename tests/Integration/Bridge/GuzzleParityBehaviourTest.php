@@ -110,6 +110,35 @@ final class GuzzleParityBehaviourTest extends ParityTestCase
         self::assertParity(self::parity()->request('GET', '/type', [], Answer::status(200, ['X-A: 1'], 'x', 'Fine')));
     }
 
+    public function testAStreamedResponseIsAGuzzleResponseToo(): void
+    {
+        $result = self::parity()->scenario(static function (GuzzleClient $client, EchoOrigin $origin): array {
+            $response = $client->get($origin->url('/streamed'), ['stream' => true]);
+            $first = $response->getBody()->read(3);
+
+            return ['class' => $response::class, 'first' => $first, 'rest' => $response->getBody()->getContents()];
+        }, ['/streamed' => Answer::status(200, [], 'abcdef')]);
+
+        self::assertSame(['class' => \GuzzleHttp\Psr7\Response::class, 'first' => 'abc', 'rest' => 'def'], $result->guzzle->seen->facts);
+        // Guzzle sends `stream` requests through its StreamHandler (PHP's http wrapper): other
+        // header order and `Connection: close`; the bridge keeps them on warm connections.
+        self::assertParity($result, ['received']);
+    }
+
+    /** A request without a timeout waits as long as the answer takes, on both; with one, both give up. */
+    public function testNoTimeoutUnlessOneIsGiven(): void
+    {
+        $slow = Answer::status(200, [], 'late')->delayed(1200);
+        $waited = self::parity()->request('GET', '/late', [], $slow);
+        self::assertSame('late', $waited->warm->seen->facts['body'] ?? null);
+        self::assertParity($waited);
+
+        $result = self::parity()->request('GET', '/late', ['timeout' => 0.3], $slow);
+        self::assertSame(\GuzzleHttp\Exception\ConnectException::class, $result->warm->seen->facts['exception'] ?? null);
+        // the wording and handler context of a timeout are ErrorMap's (issue 14, "Errors")
+        self::assertParity($result, ['seen.message', 'seen.context', 'seen.errno']);
+    }
+
     /** @return iterable<string, array{string, non-empty-string}> */
     public static function badStatusLines(): iterable
     {

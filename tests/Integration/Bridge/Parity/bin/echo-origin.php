@@ -9,7 +9,8 @@ declare(strict_types=1);
  * seen an answer or a timeout always finds its request recorded), and answers from `script.json`
  * (written by EchoOrigin::script(), re-read per request): per path, a list of answers used in
  * turn (the last one repeats), each a list of parts [delay ms, base64 bytes, 'head'|'body'|'close'].
- * HEAD requests get no body parts. `Expect: 100-continue` is answered with 100 Continue.
+ * HEAD requests get no body parts. `Expect: 100-continue` is answered with 100 Continue;
+ * `Connection: close` closes the connection after the answer.
  * No query string in the key: /a?x=1 and /a share an answer.
  */
 
@@ -117,6 +118,10 @@ final class EchoOriginServer
         $method = explode(' ', $line)[0];
         $this->record($id, $line, $lines, $content, $chunked);
         $this->answer($id, $method, (string) parse_url(explode(' ', $line)[1] ?? '/', \PHP_URL_PATH));
+        if (strtolower($headers['connection'] ?? '') === 'close') {
+            // as a real server does; a reader of a body up to EOF (Guzzle's StreamHandler) waits for it
+            $this->output[$id][] = [end($this->output[$id])[0] ?? microtime(true), '', 'close'];
+        }
 
         return true;
     }
