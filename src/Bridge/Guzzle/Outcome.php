@@ -91,8 +91,8 @@ final class Outcome
             try {
                 $onHeaders($body->head());
             } catch (\Throwable $e) {
-                // Guzzle's own wording, so code matching on it keeps working.
-                return new GuzzleRequestException('An error was encountered during the on_headers event', $request, $body->head(), $e);
+                // Guzzle's own wording and handler context (errno 23), so code matching on it keeps working.
+                return ErrorMap::onHeaders($request, $body->head(), $e);
             }
         }
         try {

@@ -102,10 +102,10 @@ final class HandlerTest extends TestCase
     public function testAnUnsupportedOptionIsRefusedByName(): void
     {
         try {
-            self::warmClient()->get(Rig::shared()->nginx()->url('h2', '/fast'), ['cert' => '/tmp/client.pem']);
-            self::fail('a client certificate cannot be honoured per request on a shared pool');
+            self::warmClient()->get(Rig::shared()->nginx()->url('h2', '/fast'), ['debug' => true]);
+            self::fail('debug has no Client option to map onto: it must be refused, not ignored');
         } catch (RequestException $e) {
-            self::assertStringContainsString('"cert"', $e->getMessage());
+            self::assertStringContainsString('"debug"', $e->getMessage());
             self::assertNull($e->getResponse());
         }
     }
