@@ -4,22 +4,7 @@ declare(strict_types=1);
 
 namespace WarmHttp\Tests\Integration\Client;
 
-use OpenTelemetry\API\Trace\Span;
-use OpenTelemetry\API\Trace\SpanInterface;
-use OpenTelemetry\API\Trace\SpanKind;
-use OpenTelemetry\API\Trace\TracerInterface;
-use OpenTelemetry\Context\Context;
-use OpenTelemetry\SDK\Trace\ImmutableSpan;
-use OpenTelemetry\SDK\Trace\SpanExporter\InMemoryExporter;
-use OpenTelemetry\SDK\Trace\SpanProcessor\SimpleSpanProcessor;
-use OpenTelemetry\SDK\Trace\TracerProvider;
-use Psr\Http\Message\RequestInterface;
-
-use function WarmHttp\concurrently;
-
-use WarmHttp\Observability\RequestEvent;
-use WarmHttp\Observability\RequestFinished;
-use WarmHttp\Observability\RequestStarted;
+use Symfony\Component\Process\Process;
 use WarmHttp\Tests\Integration\RigTestCase;
 
 /**
@@ -27,125 +12,62 @@ use WarmHttp\Tests\Integration\RigTestCase;
  * concurrently(): a span active before the call is the parent of spans started in its tasks,
  * each task keeps its own context while the fibers interleave on real requests, and OTel's
  * "not initialized OpenTelemetry context in fiber" warning never fires.
+ *
+ * The SDK lives in its own Composer project (otel/, installed by scripts/setup), and each
+ * scenario runs in a child process with it: in the main dev dependencies the SDK's autoload
+ * files ran on every PHP-FPM request of the benchmark.
  */
 final class OpenTelemetryContextTest extends RigTestCase
 {
-    private InMemoryExporter $exporter;
-
-    private TracerInterface $tracer;
-
-    /** @var list<string> */
-    private array $warnings = [];
-
-    protected function setUp(): void
-    {
-        $this->exporter = new InMemoryExporter();
-        $this->tracer = (new TracerProvider([new SimpleSpanProcessor($this->exporter)]))->getTracer('warmhttp-test');
-        set_error_handler(function (int $level, string $message): bool {
-            $this->warnings[] = $message;
-
-            return true;
-        }, \E_USER_WARNING | \E_USER_NOTICE);
-    }
-
-    protected function tearDown(): void
-    {
-        restore_error_handler();
-    }
-
     public function testASpanActiveBeforeConcurrentlyIsTheParentOfSpansInItsTasks(): void
     {
-        $client = self::client();
-        $parent = $this->tracer->spanBuilder('parent')->startSpan();
-        $scope = $parent->activate();
-        $task = fn(int $i): \Closure => function () use ($client, $i): string {
-            $span = $this->tracer->spanBuilder("task $i")->startSpan();
-            $taskScope = $span->activate();
-            try {
-                // the fibers suspend here and interleave: each must come back to its own context
-                $body = (string) $client->sendRequest($client->createRequest('GET', self::nginxUrl('h2', '/slow?ms=' . (30 * (3 - $i)))))->getBody();
-                $this->tracer->spanBuilder("after request $i")->startSpan()->end();
+        $run = self::scenario('parent');
 
-                return $body;
-            } finally {
-                $taskScope->detach();
-                $span->end();
-            }
-        };
-
-        try {
-            $results = concurrently($task(0), $task(1), $task(2));
-            self::assertSame($parent, Span::fromContext(Context::getCurrent()), 'the caller\'s context is its own again');
-        } finally {
-            $scope->detach();
-            $parent->end();
-        }
-
-        self::assertSame(['ok', 'ok', 'ok'], $results);
-        $spans = $this->spansByName();
-        $parentId = $spans['parent']->getSpanId();
+        self::assertSame(['ok', 'ok', 'ok'], $run['result']['bodies']);
+        self::assertTrue($run['result']['caller_context_restored'], 'the caller\'s context is its own again');
+        $spans = $run['spans'];
         for ($i = 0; $i < 3; ++$i) {
-            self::assertSame($parentId, $spans["task $i"]->getParentSpanId(), "task $i");
-            self::assertSame($spans['parent']->getTraceId(), $spans["task $i"]->getTraceId());
-            self::assertSame($spans["task $i"]->getSpanId(), $spans["after request $i"]->getParentSpanId(), "after request $i: its own task's span, not another fiber's");
+            self::assertSame($spans['parent']['id'], $spans["task $i"]['parent'], "task $i");
+            self::assertSame($spans['parent']['trace'], $spans["task $i"]['trace']);
+            self::assertSame($spans["task $i"]['id'], $spans["after request $i"]['parent'], "after request $i: its own task's span, not another fiber's");
         }
-        self::assertSame([], $this->warnings);
+        self::assertSame([], $run['warnings']);
     }
 
     public function testTasksWithoutAnActiveSpanStartRootSpansQuietly(): void
     {
-        $client = self::client();
+        $run = self::scenario('root');
 
-        concurrently(
-            fn() => $this->tracer->spanBuilder('alone')->startSpan()->end(),
-            fn() => $client->sendRequest($client->createRequest('GET', self::nginxUrl('h2'))),
-        );
-
-        self::assertFalse($this->spansByName()['alone']->getParentContext()->isValid());
-        self::assertSame([], $this->warnings);
+        self::assertFalse($run['spans']['alone']['parent_valid']);
+        self::assertSame([], $run['warnings']);
     }
 
     public function testAListenerThatTracesRequestsParentsEachClientSpanToItsTask(): void
     {
-        /** @var \WeakMap<RequestInterface, SpanInterface> $open */
-        $open = new \WeakMap();
-        $client = self::client()->withListener(function (RequestEvent $event) use ($open): void {
-            if ($event instanceof RequestStarted) {
-                // runs in the fiber that sends, so the current context is the task's
-                $open[$event->request] = $this->tracer->spanBuilder('HTTP ' . $event->request->getUri()->getPath())->setSpanKind(SpanKind::KIND_CLIENT)->startSpan();
-            } elseif ($event instanceof RequestFinished && isset($open[$event->request])) {
-                $open[$event->request]->setAttribute('http.response.status_code', $event->response->getStatusCode())->end();
-            }
-        });
-        $task = fn(string $name): \Closure => function () use ($client, $name): void {
-            $span = $this->tracer->spanBuilder('task ' . $name)->startSpan();
-            $scope = $span->activate();
-            try {
-                $client->sendRequest($client->createRequest('GET', self::nginxUrl('h2', "/echo/$name")));
-            } finally {
-                $scope->detach();
-                $span->end();
-            }
-        };
+        $spans = self::scenario('listener')['spans'];
 
-        concurrently($task('a'), $task('b'));
-
-        $spans = $this->spansByName();
-        self::assertSame($spans['task a']->getSpanId(), $spans['HTTP /echo/a']->getParentSpanId());
-        self::assertSame($spans['task b']->getSpanId(), $spans['HTTP /echo/b']->getParentSpanId());
-        self::assertSame(200, $spans['HTTP /echo/a']->getAttributes()->get('http.response.status_code'));
-        self::assertSame([], $this->warnings);
+        self::assertSame($spans['task a']['id'], $spans['HTTP /echo/a']['parent']);
+        self::assertSame($spans['task b']['id'], $spans['HTTP /echo/b']['parent']);
+        self::assertSame(200, $spans['HTTP /echo/a']['status_code']);
     }
 
-    /** @return array<string, ImmutableSpan> */
-    private function spansByName(): array
+    /**
+     * @return array{spans: array<string, array{id: string, parent: string, parent_valid: bool, trace: string, status_code: mixed}>, warnings: list<string>, result: array<string, mixed>}
+     */
+    private static function scenario(string $name): array
     {
-        $byName = [];
-        foreach ($this->exporter->getSpans() as $span) {
-            \assert($span instanceof ImmutableSpan);
-            $byName[$span->getName()] = $span;
+        $dir = __DIR__ . '/otel';
+        if (!is_file($dir . '/vendor/autoload.php')) {
+            self::fail('The OpenTelemetry SDK is not installed: run scripts/setup (composer install --working-dir=tests/Integration/Client/otel).');
         }
+        $base = substr(self::nginxUrl('h2'), 0, -\strlen('/fast'));
+        $process = new Process([\PHP_BINARY, $dir . '/scenarios.php', $name, $base, self::rig()->caFile()]);
+        $process->setTimeout(30);
+        $process->run();
+        self::assertTrue($process->isSuccessful(), $process->getErrorOutput() . $process->getOutput());
+        /** @var array{spans: array<string, array{id: string, parent: string, parent_valid: bool, trace: string, status_code: mixed}>, warnings: list<string>, result: array<string, mixed>} $run */
+        $run = json_decode($process->getOutput(), true, flags: \JSON_THROW_ON_ERROR);
 
-        return $byName;
+        return $run;
     }
 }
