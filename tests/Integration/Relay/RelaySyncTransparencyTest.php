@@ -23,17 +23,14 @@ use WarmHttp\Rig\Rig;
  */
 final class RelaySyncTransparencyTest extends RelaySyncTestCase
 {
+    private const CUT_BODIES = ['/truncated', '/reset-mid-body'];
+
     /** @return iterable<string, array{array<string, mixed>, string, string}> options, listener or "raw", path */
     public static function cases(): iterable
     {
         foreach (['/ok', '/malformed-status', '/garbage', '/bad-header', '/truncated', '/reset-mid-body'] as $path) {
             yield "raw origin $path" => [[], 'raw', $path];
-            if ($path !== '/truncated') {
-                // Streamed, a truncated answer read directly is a response whose body read
-                // fails; through the relay, head and cut reach the Client in one read, and it
-                // fails at sendRequest (a NetworkException either way; see docs/relay.md).
-                yield "raw origin $path, streamed" => [['stream' => true], 'raw', $path];
-            }
+            yield "raw origin $path, streamed" => [['stream' => true], 'raw', $path];
         }
         yield 'stalled origin, timeout' => [['timeout' => 0.3], 'raw', '/stall'];
         yield 'stalled head, read_timeout' => [['read_timeout' => 0.3], 'raw', '/stall'];
@@ -73,6 +70,13 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
         $expected = self::outcome($direct, $direct->createRequest('GET', $url));
         $actual = self::outcome($relayed, $relayed->createRequest('GET', $url));
 
+        if (\in_array($path, self::CUT_BODIES, true)) {
+            // A body cut mid-way: the Client's error is its own hop's, a connection closed
+            // before the length (curl 18) or reset (56), when the relay had already passed the
+            // head on; where and how it surfaces (sendRequest or the body's read) depends on
+            // timing, direct too. The class is the same (docs/relay.md, "Known differences").
+            [$expected, $actual] = [$expected['exception'] ?? $expected, $actual['exception'] ?? $actual];
+        }
         self::assertSame($expected, $actual);
     }
 
@@ -146,7 +150,10 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
             }
             $outcome = self::outcome($client, $request);
             $stats = $origin->stats();
-            $outcomes[$way] = [$outcome, $stats['connections'], $stats['deadReuseClosed']];
+            // Requests as the origin received them (a retry is one more), not connections: a
+            // libcurl that fails to rewind a body may already have opened the new connection,
+            // sooner or later depending on timing, direct or not.
+            $outcomes[$way] = [$outcome, $stats['methods'], $stats['deadReuseClosed']];
             $origin->stop();
         }
 
@@ -265,7 +272,7 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
     {
         try {
             $response = $client->sendRequest($request);
-            $body = (string) $response->getBody();
+            $body = $response->getBody()->getContents();
 
             return ['status' => $response->getStatusCode(), 'version' => $response->getProtocolVersion(), 'type' => $response->getHeaderLine('Content-Type'), 'encoding' => $response->getHeaderLine('Content-Encoding'), 'body' => md5($body) . ' ' . \strlen($body)];
         } catch (ClientExceptionInterface $e) {
@@ -273,7 +280,10 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
 
             return ['exception' => $e::class, 'message' => self::withoutNumbers($e->getMessage())];
         } catch (\RuntimeException $e) {
-            return ['stream exception' => $e::class, 'message' => self::withoutNumbers($e->getMessage())];
+            // A streamed body's read failed: the failure is the transfer's (PullStream).
+            $failure = $e->getPrevious() ?? $e;
+
+            return ['exception' => $failure::class, 'message' => self::withoutNumbers($failure->getMessage())];
         }
     }
 
