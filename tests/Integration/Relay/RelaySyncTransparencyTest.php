@@ -38,6 +38,8 @@ final class RelaySyncTransparencyTest extends RelaySyncTestCase
         yield 'stalled body, read_timeout, streamed' => [['read_timeout' => 0.3, 'stream' => true], 'raw', '/stall-mid-body'];
         yield 'stalled body, timeout' => [['timeout' => 0.5], 'raw', '/stall-mid-body'];
         yield 'refused port' => [[], 'refused', '/'];
+        yield 'refused port, streamed' => [['stream' => true], 'refused', '/'];
+        yield 'unknown CA refused, streamed' => [['cafile' => null, 'stream' => true], 'h2', '/fast'];
         yield 'unknown CA refused' => [['cafile' => null], 'h2', '/fast'];
         yield 'unknown CA, HTTP/1.1 over TLS' => [['cafile' => null], 'h1tls', '/fast'];
         yield 'verify false' => [['cafile' => null, 'verify' => false], 'h2', '/fast'];
