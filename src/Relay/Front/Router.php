@@ -123,13 +123,27 @@ final class Router
     {
         $status = $e->status;
         $message = $e->getMessage();
-        if (($status === 413 || $status === 431) && $e->target !== null && $this->destinationMayBeTold($connection, $e->head)) {
+        if (($status === 413 || $status === 431) && $e->target !== null && $this->isGuarded($e->head) && $this->destinationMayBeTold($connection, $e->head)) {
             $refusal = $this->refusal($e->target);
             [$status, $message] = $refusal === null ? [$status, $message] : [403, $refusal];
         }
         if (!$connection->closing) {
             $this->reject($connection, $status, $message, true);
         }
+    }
+
+    /**
+     * Whether the destination guard applies to a request: every async one; a sync one when its
+     * caller asks (X-WarmHttp-Guard: on, the Client's relay_sync_guard) or the relay runs with
+     * --guard-sync. Sync mode is otherwise the app's own transport, with its Client's policy.
+     */
+    private function isGuarded(RequestHead|WireRequest|null $request): bool
+    {
+        if ($request === null || strcasecmp(trim($request->header('X-WarmHttp-Mode') ?? 'async'), 'sync') !== 0) {
+            return true;
+        }
+
+        return $this->config->guardSync || $request->header('X-WarmHttp-Guard') === 'on';
     }
 
     /** Only to a caller who may ask: on the TCP listener, one whose head carried the token. */
@@ -235,10 +249,7 @@ final class Router
     private function forward(CallerConnection $connection, WireRequest $wire): void
     {
         $connection->busy = true;
-        // Sync mode is the app's own transport: it reaches what the app's Client would reach
-        // directly, unless the caller or the operator asks for the guard (docs/relay.md).
-        $guarded = $this->config->guardSync || $wire->header('X-WarmHttp-Guard') === 'on';
-        $this->sync->forward($wire, $connection, $guarded, fn() => $this->resume($connection));
+        $this->sync->forward($wire, $connection, $this->isGuarded($wire), fn() => $this->resume($connection));
     }
 
     private function local(CallerConnection $connection, WireRequest $wire): void
