@@ -42,7 +42,8 @@ final class UpstreamExchange implements Exchange
 
     /**
      * @param string|null $checkedAddress the address the guard checked and curl was pinned to;
-     *                                    null only where no answer is read (the pool's own unit tests)
+     *                                    null for a sync request the guard does not apply to (it
+     *                                    follows its Client's own policy) and in the pool's unit tests
      */
     public function __construct(private readonly ?string $checkedAddress = null, ?LoggerInterface $logger = null)
     {

@@ -33,7 +33,13 @@ final class RequestParser
         $lines = explode("\r\n", substr($buffer, 0, $end));
         [$method, $target, $http10] = self::requestLine(array_shift($lines));
         $headers = self::headers($lines);
-        [$length, $chunked] = self::framing($headers, $maxBodyBytes, $http10, $target);
+        try {
+            [$length, $chunked] = self::framing($headers, $maxBodyBytes, $http10, $target);
+        } catch (BadWireRequest $e) {
+            // The head is whole: the Router reads its mode (sync or async) and guard header
+            // before it decides whether the destination is checked ahead of the size refusal.
+            throw $e->status === 413 ? $e->withHead(new RequestHead($method, $target, $headers, $end + 4, $http10, null, false)) : $e;
+        }
 
         return new RequestHead($method, $target, $headers, $end + 4, $http10, $length, $chunked);
     }

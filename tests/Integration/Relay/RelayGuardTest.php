@@ -77,7 +77,7 @@ final class RelayGuardTest extends TestCase
         $answer = $relay->raw("POST $url HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
         self::assertStringStartsWith('HTTP/1.1 403 ', $answer);
         self::assertStringContainsString('--allow-private-networks', $answer);
-        $sync = $relay->raw("GET $url HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\n\r\n");
+        $sync = $relay->raw("GET $url HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\nX-WarmHttp-Guard: on\r\n\r\n");
         self::assertStringStartsWith('HTTP/1.1 403 ', $sync);
 
         $client = new Client(['relay' => $relay->address(), 'logger' => new MemoryLogger()]);
@@ -109,7 +109,7 @@ final class RelayGuardTest extends TestCase
         $relay = RelayProcess::start(['--allow-host=localhost', '--cafile=' . $rig->caFile()]);
         try {
             foreach (['h2' => $rig->nginx()->h2Port(), 'h1' => $rig->nginx()->h1TlsPort()] as $listener => $port) {
-                $sync = $relay->raw("GET https://localhost:$port/fast?pin=$listener HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\n\r\n");
+                $sync = $relay->raw("GET https://localhost:$port/fast?pin=$listener HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\nX-WarmHttp-Guard: on\r\n\r\n");
                 self::assertStringStartsWith('HTTP/1.1 200 ', $sync, $listener);
                 $async = $relay->raw("POST https://localhost:$port/echo-body?pin=$listener HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
                 self::assertStringStartsWith('HTTP/1.1 202 ', $async, $listener);

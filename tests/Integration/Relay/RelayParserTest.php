@@ -43,7 +43,8 @@ final class RelayParserTest extends TestCase
         yield 'allowed destination, body over --max-body' => ['POST ' . self::ALLOWED . " HTTP/1.1\r\nContent-Length: 2048\r\n\r\n", 413, '--max-body=1024'];
         yield 'refused destination, body over --max-body' => ['POST ' . self::REFUSED . " HTTP/1.1\r\nContent-Length: 2048\r\n\r\n", 403, 'Refused destination'];
         yield 'refused destination, chunked body over --max-body' => ['POST ' . self::REFUSED . " HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n401\r\n", 403, 'Refused destination'];
-        yield 'refused destination, sync, body over --max-body' => ['POST ' . self::REFUSED . " HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\nContent-Length: 2048\r\n\r\n", 403, 'Refused destination'];
+        yield 'refused destination, sync, body over --max-body' => ['POST ' . self::REFUSED . " HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\nX-WarmHttp-Guard: on\r\nContent-Length: 2048\r\n\r\n", 403, 'Refused destination'];
+        yield 'unguarded sync (the Client\'s own policy), body over --max-body' => ['POST ' . self::REFUSED . " HTTP/1.1\r\nX-WarmHttp-Mode: sync\r\nContent-Length: 2048\r\n\r\n", 413, '--max-body=1024'];
         yield 'refused destination, head over 64 KiB' => ['POST ' . self::REFUSED . " HTTP/1.1\r\nX-A: " . str_repeat('a', 70_000), 403, 'Refused destination'];
     }
 
