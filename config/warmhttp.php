@@ -36,7 +36,7 @@ return [
         // default destination policy (public addresses only): mirror the relay's
         // --allow-private-networks and --allow-host here (hosts comma-separated).
         'relay_allow_private_networks' => (bool) env('WARMHTTP_RELAY_ALLOW_PRIVATE_NETWORKS', false),
-        'relay_allowed_hosts' => array_values(array_filter(array_map('trim', explode(',', (string) env('WARMHTTP_RELAY_ALLOWED_HOSTS', ''))))),
+        'relay_allowed_hosts' => array_values(array_filter(array_map('trim', explode(',', is_string($hosts = env('WARMHTTP_RELAY_ALLOWED_HOSTS')) ? $hosts : '')))),
         // Where such fallbacks are journaled until sent (null: <temp dir>/warmhttp-<uid>/fallback).
         'relay_fallback_dir' => env('WARMHTTP_RELAY_FALLBACK_DIR'),
     ],

@@ -23,11 +23,13 @@ final class FallbackFlushTest extends TestCase
         $dir = TempDir::create('laravel-fallback');
         $origin = self::$origin = FlakyOrigin::start(200);
         $app = LaravelApp::boot(true, ['client' => self::client($dir)]);
-        $app->make('config')->set('queue.default', 'sync');
+        $config = $app->make('config');
+        \assert($config instanceof \Illuminate\Config\Repository);
+        $config->set('queue.default', 'sync');
         $url = $origin->url('/from-job');
 
         dispatch(static function () use ($url): void {
-            /** @phpstan-ignore method.notFound (a macro) */
+            /** @phpstan-ignore staticMethod.notFound (a macro) */
             Http::dispatch('POST', $url, ['id' => 1]);
             TestCase::assertSame([], self::$origin?->requests(), 'journaled, not sent inside the job');
         });
@@ -43,7 +45,7 @@ final class FallbackFlushTest extends TestCase
         $origin = FlakyOrigin::start(200);
         $app = LaravelApp::boot(true, ['client' => self::client($dir)]);
 
-        /** @phpstan-ignore method.notFound (a macro) */
+        /** @phpstan-ignore staticMethod.notFound (a macro) */
         Http::dispatch('POST', $origin->url('/from-request'), ['id' => 2]);
         self::assertSame([], $origin->requests());
         $app->terminate(); // what the HTTP and console kernels call after the response
