@@ -91,6 +91,11 @@ final class SpoolIntegrity
         foreach (self::TABLES as $table) {
             $kept[$table] = self::copyTable($db, $table);
         }
+        // SQLite copies a whole table (INSERT ... SELECT * of the same schema) with its index
+        // entries as they were: the damaged spool's index gaps came along ("row 22 missing from
+        // index pending_due") and the new spool failed its first write. Rebuilt from the rows.
+        $db->exec('DETACH DATABASE damaged');
+        $db->exec('REINDEX');
 
         return $kept;
     }
@@ -100,9 +105,14 @@ final class SpoolIntegrity
     {
         $key = $table === 'counters' ? 'name' : 'id';
         try {
-            return (int) $db->exec("INSERT OR REPLACE INTO main.$table SELECT * FROM damaged.$table");
+            // In one transaction, rolled back whole if a damaged page stops it half-way.
+            $db->beginTransaction();
+            $copied = (int) $db->exec("INSERT OR REPLACE INTO main.$table SELECT * FROM damaged.$table");
+            $db->commit();
+
+            return $copied;
         } catch (\PDOException) {
-            // fall through: some rows can still be read one at a time
+            $db->rollBack(); // some rows can still be read one at a time
         }
         try {
             $select = $db->query("SELECT $key FROM damaged.$table");
@@ -111,17 +121,46 @@ final class SpoolIntegrity
         } catch (\PDOException) {
             return 0;
         }
-        $copy = $db->prepare("INSERT OR REPLACE INTO main.$table SELECT * FROM damaged.$table WHERE $key = ?");
         $copied = 0;
         foreach ($keys as $value) {
-            try {
-                $copy->execute([$value]);
-                $copied += $copy->rowCount();
-            } catch (\PDOException) {
-                // this row sits on a damaged page: it is lost, the others are kept
+            $row = self::readRow($db, $table, $key, $value);
+            if ($row !== null) {
+                self::writeRow($db, $table, $row);
+                ++$copied;
             }
         }
 
         return $copied;
+    }
+
+    /**
+     * A row read whole into PHP before it is written: an INSERT ... SELECT of a row whose
+     * overflow page is damaged failed after the row was in the table and before its index entry,
+     * and SQLite kept that half (a one-row insert has no statement journal): the new spool was
+     * malformed in its turn ("row missing from index pending_due").
+     *
+     * @return array<string, mixed>|null null when the row sits on a damaged page: it is lost
+     */
+    private static function readRow(\PDO $db, string $table, string $key, mixed $value): ?array
+    {
+        try {
+            $read = $db->prepare("SELECT * FROM damaged.$table WHERE $key = ?");
+            $read->execute([$value]);
+            /** @var array<string, mixed>|false $row */
+            $row = $read->fetch(\PDO::FETCH_ASSOC);
+            $read->closeCursor();
+        } catch (\PDOException) {
+            return null;
+        }
+
+        return $row === false ? null : $row;
+    }
+
+    /** @param array<string, mixed> $row */
+    private static function writeRow(\PDO $db, string $table, array $row): void
+    {
+        $columns = array_keys($row);
+        $db->prepare(\sprintf('INSERT OR REPLACE INTO main.%s (%s) VALUES (%s)', $table, implode(', ', $columns), implode(', ', array_fill(0, \count($columns), '?'))))
+            ->execute(array_values($row));
     }
 }
