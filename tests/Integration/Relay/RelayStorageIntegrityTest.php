@@ -73,9 +73,11 @@ final class RelayStorageIntegrityTest extends TestCase
         $query = $db->query("SELECT pageno FROM dbstat WHERE name = 'pending' AND pagetype = 'overflow' ORDER BY pageno");
         \assert($query !== false);
         /** @var list<int> $overflow */
-        $overflow = array_map('intval', $query->fetchAll(\PDO::FETCH_COLUMN));
-        $page = (int) $db->query('PRAGMA page_size')?->fetchColumn();
-        unset($query, $db);
+        $overflow = $query->fetchAll(\PDO::FETCH_COLUMN);
+        $size = $db->query('PRAGMA page_size');
+        \assert($size !== false);
+        $page = (int) $size->fetchColumn();
+        unset($query, $size, $db);
         self::assertGreaterThanOrEqual(30, \count($overflow), 'the bodies sit on overflow pages');
         $file = fopen($spool, 'r+');
         \assert($file !== false);
