@@ -42,7 +42,20 @@ final class DestinationGuard
      */
     public function check(string $host): string
     {
-        $host = self::canonical($host);
+        return $this->checkCanonical(self::canonical($host));
+    }
+
+    /**
+     * check() for a host already in CanonicalHost's spelling, as a Wire\Target holds it: the
+     * relay's hot path does not spell it out a second time per request.
+     *
+     * @return string the address to connect to
+     *
+     * @throws RefusedDestination
+     * @throws UnresolvableHost
+     */
+    public function checkCanonical(string $host): string
+    {
         $address = $this->resolve(trim($host, '[]'));
         if ($this->allowPrivate || $this->isAllowedHost($host)) {
             return $address;

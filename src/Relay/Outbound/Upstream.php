@@ -67,7 +67,7 @@ final class Upstream
      */
     public function checkDestination(Target $target): string
     {
-        return $this->guard->check($target->host);
+        return $this->guard->checkCanonical($target->host);
     }
 
     /**
@@ -85,7 +85,7 @@ final class Upstream
      */
     public function forward(string $method, Target $target, array $headers, string $body, bool $guarded = true, ?string $settings = null): Transfer
     {
-        $address = $guarded ? $this->guard->check($target->host) : null;
+        $address = $guarded ? $this->guard->checkCanonical($target->host) : null;
         $resendable = TransferSpec::isSafeToResend($method, self::has($headers, 'Idempotency-Key'));
         $clientCurl = $settings === null ? $this->clientCurl : $this->callerCurl($settings, $target->scheme);
         $curl = UpstreamOptions::build($method, $target->url, $headers, $body, $resendable, $clientCurl);
@@ -107,7 +107,7 @@ final class Upstream
     public function deliver(SpooledRequest $spooled): Transfer
     {
         $target = Target::parse($spooled->uri);
-        $address = $this->guard->check($target->host);
+        $address = $this->guard->checkCanonical($target->host);
         $headers = [...$spooled->headers, ['Idempotency-Key', $spooled->idempotencyKey]];
         $curl = UpstreamOptions::build($spooled->method, $target->url, $headers, $spooled->body, true, $this->clientCurl);
 
