@@ -15,6 +15,8 @@ use Psr\Http\Message\StreamInterface;
  */
 final class PullStream implements StreamInterface
 {
+    use ForwardOnlyBody;
+
     private int $position = 0;
 
     private bool $closed = false;
@@ -102,38 +104,13 @@ final class PullStream implements StreamInterface
         return $this->position;
     }
 
-    public function isSeekable(): bool
-    {
-        return false;
-    }
-
     public function seek(int $offset, int $whence = \SEEK_SET): void
     {
         throw new \RuntimeException('A streamed response body cannot seek; read it from the start, or buffer it yourself.');
     }
 
-    public function rewind(): void
-    {
-        $this->seek(0);
-    }
-
-    public function isWritable(): bool
-    {
-        return false;
-    }
-
-    public function write(string $string): int
-    {
-        throw new \RuntimeException('A response body is read-only.');
-    }
-
     public function isReadable(): bool
     {
         return !$this->closed;
-    }
-
-    public function getMetadata(?string $key = null)
-    {
-        return $key === null ? [] : null;
     }
 }

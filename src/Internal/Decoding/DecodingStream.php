@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Internal\Decoding;
 
 use Psr\Http\Message\StreamInterface;
+use WarmHttp\Internal\ForwardOnlyBody;
 
 /**
  * A streamed body read through a Decoder: each read pulls at most INPUT_BYTES of encoded bytes
@@ -15,6 +16,8 @@ use Psr\Http\Message\StreamInterface;
  */
 final class DecodingStream implements StreamInterface
 {
+    use ForwardOnlyBody;
+
     /** Deflate expands at most ~1032:1, so one slice decodes to at most ~2 MiB (a 1 GiB bomb: 8-11 MiB peak; 4096 gave 10-13, 1024 cost 30% more CPU on a 1.7 MB body). */
     public const INPUT_BYTES = 2048;
 
@@ -90,39 +93,14 @@ final class DecodingStream implements StreamInterface
         return $this->position;
     }
 
-    public function isSeekable(): bool
-    {
-        return false;
-    }
-
     public function seek(int $offset, int $whence = \SEEK_SET): void
     {
         throw new \RuntimeException('A decoded streamed response body cannot seek; read it in order, or send the request without the "stream" option to get a seekable body.');
     }
 
-    public function rewind(): void
-    {
-        $this->seek(0);
-    }
-
-    public function isWritable(): bool
-    {
-        return false;
-    }
-
-    public function write(string $string): int
-    {
-        throw new \RuntimeException('A response body is read-only.');
-    }
-
     public function isReadable(): bool
     {
         return true;
-    }
-
-    public function getMetadata(?string $key = null)
-    {
-        return $key === null ? [] : null;
     }
 
     private function decode(string $encoded): string
