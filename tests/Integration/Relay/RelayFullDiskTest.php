@@ -9,7 +9,6 @@ use Symfony\Component\Process\Process;
 use WarmHttp\Client;
 use WarmHttp\Relay\App\DeferredSends;
 use WarmHttp\Rig\Rig;
-use WarmHttp\Rig\TempDir;
 
 /**
  * The spool on a 4 MiB tmpfs: once it is full the relay answers 507 and dispatch falls back.
@@ -18,19 +17,7 @@ final class RelayFullDiskTest extends TestCase
 {
     public function testAFullSpoolDiskMakesDispatchFallBackNotLose(): void
     {
-        $mount = TempDir::create('relay-tmpfs');
-        $mounted = new Process(['mount', '-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', $mount->path()]);
-        $mounted->run();
-        if (!$mounted->isSuccessful()) {
-            $mount->remove();
-            self::markTestSkipped('Needs root to mount a small tmpfs (mount -t tmpfs -o size=4m): ' . trim($mounted->getErrorOutput()));
-        }
-        try {
-            $this->fillAndFallBack($mount->path() . '/spool.sqlite');
-        } finally {
-            (new Process(['umount', '-l', $mount->path()]))->run();
-            $mount->remove();
-        }
+        SmallDisk::with('size=4m', fn(string $disk) => $this->fillAndFallBack($disk . '/spool.sqlite'));
     }
 
     /**
@@ -40,19 +27,7 @@ final class RelayFullDiskTest extends TestCase
      */
     public function testEverythingAcknowledgedIsDeliveredOnceTheDiskAndTheOriginRecover(): void
     {
-        $mount = TempDir::create('relay-tmpfs');
-        $mounted = new Process(['mount', '-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', $mount->path()]);
-        $mounted->run();
-        if (!$mounted->isSuccessful()) {
-            $mount->remove();
-            self::markTestSkipped('Needs root to mount a small tmpfs (mount -t tmpfs -o size=4m): ' . trim($mounted->getErrorOutput()));
-        }
-        try {
-            $this->fillRecoverAndDeliver($mount->path());
-        } finally {
-            (new Process(['umount', '-l', $mount->path()]))->run();
-            $mount->remove();
-        }
+        SmallDisk::with('size=4m', fn(string $disk) => $this->fillRecoverAndDeliver($disk));
     }
 
     private function fillRecoverAndDeliver(string $disk): void

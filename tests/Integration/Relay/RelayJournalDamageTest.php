@@ -5,7 +5,6 @@ declare(strict_types=1);
 namespace WarmHttp\Tests\Integration\Relay;
 
 use PHPUnit\Framework\TestCase;
-use Symfony\Component\Process\Process;
 use WarmHttp\Relay\Storage\Journal;
 use WarmHttp\Relay\Storage\JournalRecord;
 
@@ -19,7 +18,7 @@ final class RelayJournalDamageTest extends TestCase
     {
         $origin = RelayStorageOrigin::start();
         $relay = RelayProcess::start(['--allow-private-networks']);
-        $worker = self::workerOf($relay);
+        $worker = $relay->workerPid();
         posix_kill($worker, \SIGSTOP); // the journal keeps what the front acknowledges
         for ($i = 0; $i < 300; ++$i) {
             self::assertStringStartsWith('HTTP/1.1 202 ', $relay->raw(\sprintf("POST %s HTTP/1.1\r\nContent-Length: 9\r\n\r\nbody %04d", $origin->url("/journal?id=$i"), $i)));
@@ -39,21 +38,6 @@ final class RelayJournalDamageTest extends TestCase
         $relay->remove();
     }
 
-    private static function workerOf(RelayProcess $relay): int
-    {
-        $deadline = microtime(true) + 10;
-        do {
-            $children = new Process(['pgrep', '-P', (string) $relay->pid()]);
-            $children->run();
-            $pid = (int) trim($children->getOutput());
-            if ($pid > 0 && is_file($relay->spoolPath() . '.metrics.json')) {
-                return $pid;
-            }
-            usleep(20_000);
-        } while (microtime(true) < $deadline);
-
-        self::fail('The relay started no delivery worker');
-    }
 
     /** Flips one bit in the payload of the record number $n of the first segment. */
     private static function flipAByteInRecord(string $journal, int $n): string

@@ -5,9 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Tests\Integration\Relay;
 
 use PHPUnit\Framework\TestCase;
-use Symfony\Component\Process\Process;
 use WarmHttp\Relay\Storage\Journal;
-use WarmHttp\Rig\TempDir;
 
 /**
  * Issue 13 item 10: a journal segment that could not be created at rotation (here: a disk out
@@ -18,26 +16,14 @@ final class RelayJournalRotationTest extends TestCase
 {
     public function testAFailedRotationKeepsTheFrontRunningAndLosesNothing(): void
     {
-        $mount = TempDir::create('relay-inodes');
-        $mounted = new Process(['mount', '-t', 'tmpfs', '-o', 'size=64m,nr_inodes=64', 'tmpfs', $mount->path()]);
-        $mounted->run();
-        if (!$mounted->isSuccessful()) {
-            $mount->remove();
-            self::markTestSkipped('Needs root to mount a small tmpfs: ' . trim($mounted->getErrorOutput()));
-        }
-        try {
-            $this->rotateWithoutInodes($mount->path());
-        } finally {
-            (new Process(['umount', '-l', $mount->path()]))->run();
-            $mount->remove();
-        }
+        SmallDisk::with('size=64m,nr_inodes=64', fn(string $disk) => $this->rotateWithoutInodes($disk));
     }
 
     private function rotateWithoutInodes(string $disk): void
     {
         $origin = RelayStorageOrigin::start();
         $relay = RelayProcess::start(['--allow-private-networks', '--spool-reserve=0'], $disk . '/spool.sqlite');
-        $worker = self::workerOf($relay);
+        $worker = $relay->workerPid();
         posix_kill($worker, \SIGSTOP); // segments stay, so the next one needs a new inode
         for ($n = 0; @touch("$disk/filler-$n"); ++$n) {
         }
@@ -60,19 +46,4 @@ final class RelayJournalRotationTest extends TestCase
         $relay->remove();
     }
 
-    private static function workerOf(RelayProcess $relay): int
-    {
-        $deadline = microtime(true) + 10;
-        do {
-            $children = new Process(['pgrep', '-P', (string) $relay->pid()]);
-            $children->run();
-            $pid = (int) trim($children->getOutput());
-            if ($pid > 0 && is_file($relay->spoolPath() . '.metrics.json')) {
-                return $pid;
-            }
-            usleep(20_000);
-        } while (microtime(true) < $deadline);
-
-        self::fail('The relay started no delivery worker');
-    }
 }

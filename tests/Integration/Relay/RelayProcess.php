@@ -179,6 +179,23 @@ final class RelayProcess
         return (int) $this->process?->getPid();
     }
 
+    /** The delivery worker the front started, once it runs (it writes the metrics file first). */
+    public function workerPid(): int
+    {
+        $deadline = microtime(true) + 10;
+        do {
+            $children = new Process(['pgrep', '-P', (string) $this->pid()]);
+            $children->run();
+            $pid = (int) trim($children->getOutput());
+            if ($pid > 0 && is_file($this->spoolPath() . '.metrics.json')) {
+                return $pid;
+            }
+            usleep(20_000);
+        } while (microtime(true) < $deadline);
+
+        throw new \RuntimeException('The relay started no delivery worker; its log: ' . $this->log());
+    }
+
     /** Raw bytes in, raw bytes out, on a fresh connection. */
     public function raw(string $bytes): string
     {
