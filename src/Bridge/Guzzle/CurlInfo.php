@@ -87,9 +87,16 @@ final class CurlInfo
         return ctype_digit($length) ? (float) $length : -1.0;
     }
 
-    /** The body's size as it came (a decoded body's size is not what was downloaded: 0 then). */
+    /**
+     * The body's size as it came: the pool's own response holds the bytes as received (the
+     * bridge's Clients never decode); of another, a decoded body's size is not what was
+     * downloaded: 0 then.
+     */
     private static function downloaded(?ResponseInterface $response): float
     {
+        if ($response instanceof Response) {
+            return (float) ($response->getBody()->getSize() ?? 0);
+        }
         if ($response === null || $response->hasHeader('Content-Encoding') || $response->hasHeader('X-Encoded-Content-Encoding')) {
             return 0.0;
         }

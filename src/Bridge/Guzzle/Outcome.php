@@ -31,9 +31,10 @@ final class Outcome
             return self::failed($request, $options, $started, $response);
         }
         try {
-            // The pool's response: its transfer stats are what on_stats reports, and curl's
-            // info describes the bytes as received (encoded), as Guzzle's does.
-            StatsReport::success($request, $outcome, $options, $started);
+            // on_stats gets the caller's Guzzle Response, as from Guzzle's CurlHandler; the
+            // pool's response carries the transfer stats, and curl's info describes the bytes
+            // as received (encoded), as Guzzle's does.
+            StatsReport::success($request, $response, $options, $started, $outcome);
         } catch (\Throwable $e) {
             return $e; // as in Guzzle: a throwing on_stats is the visible failure
         }

@@ -10,7 +10,6 @@ use GuzzleHttp\TransferStats as GuzzleTransferStats;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
 use WarmHttp\Response;
-use WarmHttp\TransferStats;
 
 /**
  * The `on_stats` request option as Guzzle's CurlHandler calls it: a GuzzleHttp\TransferStats
@@ -23,19 +22,22 @@ use WarmHttp\TransferStats;
 final class StatsReport
 {
     /**
-     * @param array<string, mixed> $options
-     * @param TransferStats|null   $stats   the pool's measurements, when $response is no longer
-     *                                      the WarmHttp\Response that carried them
+     * @param ResponseInterface      $response what the caller gets (Guzzle's Response, decoded), as Guzzle passes it
+     * @param array<string, mixed>   $options
+     * @param ResponseInterface|null $received the pool's response as it came off the wire, whose
+     *                                         transfer stats and undecoded headers curl's info
+     *                                         describes (Content-Length, size_download); null: $response
      */
-    public static function success(RequestInterface $request, ResponseInterface $response, array $options, float $started, ?TransferStats $stats = null): void
+    public static function success(RequestInterface $request, ResponseInterface $response, array $options, float $started, ?ResponseInterface $received = null): void
     {
         $onStats = $options['on_stats'] ?? null;
         if (!\is_callable($onStats)) {
             return;
         }
-        $stats ??= $response instanceof Response ? $response->stats() : null;
+        $received ??= $response;
+        $stats = $received instanceof Response ? $received->stats() : null;
         $seconds = $stats !== null ? $stats->totalMs / 1000 : microtime(true) - $started;
-        $onStats(new GuzzleTransferStats($request, $response, $seconds, 0, CurlInfo::of($request, $response, $seconds, $stats)));
+        $onStats(new GuzzleTransferStats($request, $response, $seconds, 0, CurlInfo::of($request, $received, $seconds, $stats)));
     }
 
     /** @param array<string, mixed> $options */

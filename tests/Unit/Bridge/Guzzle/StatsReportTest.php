@@ -32,6 +32,22 @@ final class StatsReportTest extends TestCase
         self::assertSame('HTTPS', $stats['scheme']);
     }
 
+    public function testTheCallerSeesItsGuzzleResponseAndCurlInfoTheBytesAsReceived(): void
+    {
+        $request = new Request('GET', 'http://127.0.0.1/gzip');
+        $gzipped = (string) gzencode(str_repeat('a', 300));
+        $received = new \WarmHttp\Response(new Response(200, ['Content-Encoding' => 'gzip', 'Content-Length' => (string) \strlen($gzipped)], $gzipped), ['total_time_us' => 250_000, 'primary_ip' => '127.0.0.1', 'primary_port' => 80]);
+        $decoded = new Response(200, ['x-encoded-content-encoding' => 'gzip'], str_repeat('a', 300));
+        $seen = self::report(static fn(array $options) => StatsReport::success($request, $decoded, $options, microtime(true), $received));
+
+        self::assertSame($decoded, $seen->getResponse(), 'on_stats gets what the caller gets, as from Guzzle\'s CurlHandler');
+        $stats = $seen->getHandlerStats();
+        self::assertSame((float) \strlen($gzipped), $stats['download_content_length']);
+        self::assertSame((float) \strlen($gzipped), $stats['size_download'], 'the encoded bytes, as curl counts them');
+        self::assertSame(0.25, $seen->getTransferTime());
+        self::assertSame('127.0.0.1', $stats['primary_ip']);
+    }
+
     public function testAFailedTransferPassesItsErrno(): void
     {
         $request = new Request('GET', 'http://127.0.0.1:1/');
