@@ -50,7 +50,7 @@ final class Handler
         $started = microtime(true);
         try {
             $client = $this->clients->for(OptionMap::toWarmHttp($request, $options));
-            $wire = AcceptEncoding::narrow($request, $options);
+            $wire = EmptyBodyFraming::apply(AcceptEncoding::narrow($request, $options));
         } catch (RequestException|InvalidOptionException $e) {
             return Create::rejectionFor(Outcome::refused($request, $options, $started, $e));
         }

@@ -227,11 +227,21 @@ final class OptionMap
      * taken from the request: by default the pool negotiates HTTP/2 over TLS by ALPN, which is
      * what lets many requests share one connection. Pin 1.1 with new Handler(['http_version' => '1.1']).
      *
+     * On http://, Guzzle's curl (CURL_HTTP_VERSION_2_0) sends HTTP/1.1 offering `Upgrade: h2c`
+     * and stays on 1.1 when the server ignores it. The Client's "2" is prior-knowledge h2c
+     * there, which an HTTP/1.1 server cannot answer at all, and it has no upgrade mode yet: the
+     * request goes as HTTP/1.1 without the offer, answered as Guzzle's is by every server that
+     * ignores it (nginx among them: its cleartext HTTP/2 is prior knowledge only).
+     *
      * @return array<string, string>
      */
     private static function version(RequestInterface $request): array
     {
-        return \in_array($request->getProtocolVersion(), ['2', '2.0'], true) ? ['http_version' => '2'] : [];
+        if (!\in_array($request->getProtocolVersion(), ['2', '2.0'], true)) {
+            return [];
+        }
+
+        return ['http_version' => strtolower($request->getUri()->getScheme()) === 'https' ? '2' : '1.1'];
     }
 
     /**

@@ -41,6 +41,15 @@ final class OptionMapTest extends TestCase
         self::assertSame([], self::mapped(['read_timeout' => 2.5]), 'Guzzle\'s CurlHandler ignores it; only its StreamHandler (stream => true) reads it');
     }
 
+    public function testVersion2IsHttp2OverTlsAndHttp11OnPlainHttp(): void
+    {
+        self::assertSame(['http_version' => '2'], OptionMap::toWarmHttp(new Request('GET', 'https://example.com/', [], null, '2.0'), []));
+        // Guzzle's curl offers Upgrade: h2c and stays on 1.1 with a server that ignores it;
+        // the Client's "2" there is prior knowledge, which an HTTP/1.1 server cannot answer.
+        self::assertSame(['http_version' => '1.1'], OptionMap::toWarmHttp(new Request('GET', 'http://example.com/', [], null, '2.0'), []));
+        self::assertSame([], OptionMap::toWarmHttp(new Request('GET', 'http://example.com/', [], null, '1.0'), []), 'the request\'s own 1.0 reaches the Client');
+    }
+
     public function testCertificatesAndKeysWithAndWithoutPassphrase(): void
     {
         self::assertSame(['cert' => self::$pem], self::mapped(['cert' => self::$pem]));
