@@ -15,8 +15,10 @@ use WarmHttp\Bench\Row;
 /**
  * The relay's rows (`relay/*`): what a caller is blocked per hand-off, how fast one relay
  * delivers, the first call of a PHP-FPM request through relay_sync against a cold one, and
- * the seeds/004 experiment under wrk. Each measurement starts its own relay process; a part
- * missing on this machine (php-fpm, wrk, curl) skips its rows with the reason.
+ * the seeds/004 experiment under wrk; beside the hand-off, throughput and wrk rows, the same
+ * measured for seeds/004's own Node.js forwarder. Each measurement starts its own relay (or
+ * Node) process; a part missing on this machine (php-fpm, wrk, curl, node and bench/node's
+ * packages) skips its rows with the reason.
  *
  * @internal bench tooling
  */
@@ -53,12 +55,15 @@ final class RelayGroup implements Group
         return [
             Relay\CallerBlocked::dispatch('normal'),
             Relay\CallerBlocked::dispatch('full'),
+            Relay\CallerBlocked::nodeForwarder(),
             Relay\CallerBlocked::socketFloor(),
             Relay\CallerBlocked::execCurl(),
             Relay\CallerBlocked::blockingPost(),
             new Relay\DeliveryThroughput(),
+            Relay\DeliveryThroughput::node(),
             new Relay\FpmFirstCall(),
             new Relay\Seeds004(),
+            Relay\Seeds004::node(),
         ];
     }
 

@@ -9,8 +9,9 @@ use WarmHttp\Bench\Row;
 
 /**
  * Time the caller is blocked to get a 1 KiB POST off its hands, in µs per call, p50 and p99:
- * relay dispatch() (both spool modes), seeds/004's exec('curl … &'), a blocking cold POST,
- * and the machine's floor for any hand-off (a bare unix-socket round trip between processes).
+ * relay dispatch() (both spool modes), seeds/004's Node forwarder (fsockopen per call) and its
+ * exec('curl … &'), a blocking cold POST, and the machine's floor for any hand-off (a bare
+ * unix-socket round trip between processes).
  *
  * @internal bench tooling
  */
@@ -24,6 +25,12 @@ final class CallerBlocked implements RelayMeasurement
     public static function dispatch(string $spoolSync): self
     {
         return new self('dispatch-' . $spoolSync);
+    }
+
+    /** seeds/004's Node forwarder, reached as the article does: fsockopen, fwrite, fclose. */
+    public static function nodeForwarder(): self
+    {
+        return new self('node-forwarder');
     }
 
     public static function execCurl(): self
@@ -47,6 +54,7 @@ final class CallerBlocked implements RelayMeasurement
         return [match ($this->kind) {
             'dispatch-normal' => new RelaySpec('warmhttp-dispatch', 'dispatch() to the relay, spool-sync=normal (default)', self::UNIT),
             'dispatch-full' => new RelaySpec('warmhttp-dispatch-full', 'dispatch() to the relay, spool-sync=full (fdatasync)', self::UNIT),
+            'node-forwarder' => new RelaySpec('node-forwarder', "seeds/004's Node forwarder: fsockopen, fwrite, fclose", self::UNIT),
             'exec-curl' => new RelaySpec('exec-curl', "exec('curl … &') (seeds/004)", self::UNIT),
             'socket-floor' => new RelaySpec('socket-floor', 'floor: unix-socket round trip to another PHP process, no relay', self::UNIT),
             default => new RelaySpec('blocking-cold-post', \sprintf('blocking cold POST, %s ms RTT', $context->config->rttMs), self::UNIT),
@@ -57,6 +65,7 @@ final class CallerBlocked implements RelayMeasurement
     {
         return match ($this->kind) {
             'exec-curl' => Requirements::curlCli(),
+            'node-forwarder' => NodeForwarder::missing(),
             'blocking-cold-post' => null,
             'socket-floor' => null,
             default => Requirements::relay(),
@@ -65,6 +74,9 @@ final class CallerBlocked implements RelayMeasurement
 
     public function measure(BenchContext $context, RelaySizes $sizes): array
     {
+        if ($this->kind === 'node-forwarder') {
+            return [$this->nodeRow($context, (new NodeBench())->handOffs($sizes->dispatches, $context->config->rttMs))];
+        }
         $bench = new DispatchBench();
         $rtt = $context->config->rttMs;
         $latencies = match ($this->kind) {
@@ -78,11 +90,25 @@ final class CallerBlocked implements RelayMeasurement
         return [$this->row($context, $latencies)];
     }
 
-    private function row(BenchContext $context, Latencies $l): Row
+    /** @param array<string, float|int|string> $more */
+    private function row(BenchContext $context, Latencies $l, array $more = [], string $moreNote = ''): Row
     {
-        $extra = ['p50' => round($l->p50, 1), 'p99' => round($l->p99, 1), 'samples' => $l->n, 'bodyBytes' => 1024, 'note' => \sprintf('p99 %s µs (n=%d)', self::us($l->p99), $l->n)];
+        $extra = ['p50' => round($l->p50, 1), 'p99' => round($l->p99, 1), 'samples' => $l->n, 'bodyBytes' => 1024];
+        if (str_starts_with($this->kind, 'dispatch-')) {
+            $extra['killMinus9'] = KillNine::RELAY;
+        }
+        $note = \sprintf('p99 %s µs (n=%d)', self::us($l->p99), $l->n) . $moreNote;
 
-        return $this->specs($context)[0]->measured($l->min, $l->p50, $l->max, $l->n, $extra);
+        return $this->specs($context)[0]->measured($l->min, $l->p50, $l->max, $l->n, $extra + $more + ['note' => $note]);
+    }
+
+    /** The caller never learns what reached the destination: the bench counts it there. */
+    private function nodeRow(BenchContext $context, NodeHandOffs $run): Row
+    {
+        $more = ['sent' => $run->sent, 'failedSends' => $run->failedSends, 'delivered' => $run->delivered, 'failedForwards' => $run->failedForwards, 'killMinus9' => KillNine::NODE];
+        $note = \sprintf(' · delivered %d of %d', $run->delivered, $run->sent) . ($run->failedSends > 0 ? \sprintf(' (%d dropped at fsockopen)', $run->failedSends) : '');
+
+        return $this->row($context, $run->latencies, $more, $note);
     }
 
     private static function us(float $us): string

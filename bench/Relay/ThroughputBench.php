@@ -51,6 +51,7 @@ final class ThroughputBench
                 $origin->requests() - $origin->distinct(),
                 ThroughputResult::cpuUsed($cpuBefore, $cpuAfter),
                 $relay->pinnedCpu,
+                $proxy->connections(),
             );
         } finally {
             $relay->stop();

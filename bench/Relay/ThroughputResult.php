@@ -5,7 +5,8 @@ declare(strict_types=1);
 namespace WarmHttp\Bench\Relay;
 
 /**
- * One throughput run: $count requests handed to the relay, and what arrived at the origin.
+ * One throughput run: $count requests handed to the relay (or to seeds/004's Node forwarder),
+ * and what arrived at the origin.
  *
  * @internal benchmark tooling
  */
@@ -23,6 +24,8 @@ final readonly class ThroughputResult
         public ?array $relayCpuSeconds,
         /** The one CPU both relay processes were confined to; null when not confined */
         public ?int $pinnedCpu = null,
+        /** Connections the upstream's latency proxy accepted during the run */
+        public ?int $upstreamConnections = null,
     ) {}
 
     /**
@@ -56,7 +59,7 @@ final readonly class ThroughputResult
         return $this->delivered / max(0.001, $this->seconds);
     }
 
-    /** Cores the relay kept busy meanwhile (CPU seconds over wall seconds); null off Linux. */
+    /** Cores the relay (or Node) kept busy meanwhile (CPU seconds over wall seconds); null off Linux. */
     public function relayCores(): ?float
     {
         return $this->relayCpuSeconds === null ? null : array_sum($this->relayCpuSeconds) / max(0.001, $this->seconds);

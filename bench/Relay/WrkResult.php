@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace WarmHttp\Bench\Relay;
 
+use Symfony\Component\Process\Process;
+
 /**
  * What one wrk run reported.
  *
@@ -18,6 +20,16 @@ final readonly class WrkResult
         public int $errors,
         public int $fallbacks = 0,
     ) {}
+
+    /** wrk with 2 threads and $connections connections on $url for $seconds (30 s timeout per request). */
+    public static function measure(string $url, int $connections, int $seconds): self
+    {
+        $wrk = new Process(['wrk', '-t2', '-c' . $connections, '-d' . $seconds . 's', '--timeout', '30s', $url]);
+        $wrk->setTimeout($seconds + 60);
+        $wrk->mustRun();
+
+        return self::parse($wrk->getOutput());
+    }
 
     public static function parse(string $output): self
     {
