@@ -10,7 +10,9 @@ namespace WarmHttp\Tests\Integration\Bridge\Parity;
  * - the User-Agent value is `{user-agent}` (both go through Guzzle's Client, which sets it; a
  *   request's own User-Agent is kept as sent when it is not Guzzle's default);
  * - a response's Date value is `{date}` (the clock moves between the two sends);
- * - in exception messages, elapsed times ("after 1001 milliseconds") are `after {ms} milliseconds`.
+ * - in exception messages, elapsed times ("after 1001 milliseconds") are `after {ms} milliseconds`;
+ * - a multipart body's boundary (random per request, chosen by Guzzle's Client) is `{boundary}`,
+ *   in the Content-Type header and in the body.
  * Anything else that differs is a difference.
  */
 final class Normalise
@@ -29,6 +31,24 @@ final class Normalise
         }
 
         return self::text($line, $port);
+    }
+
+    /**
+     * A request's header lines and body with its multipart boundary written `{boundary}`.
+     *
+     * @param list<string> $headers
+     *
+     * @return array{list<string>, string}
+     */
+    public static function multipart(array $headers, string $body): array
+    {
+        foreach ($headers as $line) {
+            if (preg_match('/^Content-Type:\s*multipart\/[^;]+;.*boundary="?([^";\s]+)/i', $line, $m) === 1) {
+                return [array_map(static fn(string $l): string => str_replace($m[1], '{boundary}', $l), $headers), str_replace($m[1], '{boundary}', $body)];
+            }
+        }
+
+        return [$headers, $body];
     }
 
     /**

@@ -59,10 +59,12 @@ final class Received
      */
     public function compared(int $port): array
     {
+        [$headers, $body] = Normalise::multipart($this->headers, $this->body);
+
         return [
             'line' => Normalise::text($this->line, $port),
-            'headers' => array_map(static fn(string $l): string => Normalise::requestHeader($l, $port), $this->headers),
-            'body' => $this->body,
+            'headers' => array_map(static fn(string $l): string => Normalise::requestHeader($l, $port), $headers),
+            'body' => $body,
             'chunked' => $this->chunked,
         ];
     }
