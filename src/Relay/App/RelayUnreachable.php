@@ -9,4 +9,11 @@ namespace WarmHttp\Relay\App;
  *
  * @internal
  */
-final class RelayUnreachable extends \RuntimeException {}
+final class RelayUnreachable extends \RuntimeException
+{
+    /** @param string $reason the socket's own words when no connection could be made (nothing listens), else '' */
+    public function __construct(string $message, public readonly string $reason = '')
+    {
+        parent::__construct($message);
+    }
+}

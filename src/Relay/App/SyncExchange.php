@@ -11,11 +11,13 @@ use WarmHttp\Exception\NetworkException;
 use WarmHttp\Exception\RequestException;
 use WarmHttp\Exception\ResponseTooLargeException;
 use WarmHttp\Exception\TimeoutException;
+use WarmHttp\Internal\CurlErrors;
 use WarmHttp\Internal\CurlInfo;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\Exchange;
 use WarmHttp\Internal\Failure;
 use WarmHttp\Internal\FailureKind;
+use WarmHttp\Internal\MalformedResponse;
 use WarmHttp\Internal\Psr7Exchange;
 use WarmHttp\Internal\Transfer;
 use WarmHttp\Relay\Front\StreamedAnswer;
@@ -48,17 +50,31 @@ final class SyncExchange implements Exchange
         if (!$outcome instanceof ResponseInterface) {
             return $outcome;
         }
-        if (!$outcome->hasHeader('X-WarmHttp-Error')) {
-            return $outcome->hasHeader(StreamedAnswer::VERSION) ? self::withVersion($outcome) : $outcome;
+        $failure = $this->answer($outcome);
+        if ($failure instanceof ResponseInterface) {
+            return $failure;
         }
-        $failure = $this->relayFailure($outcome);
-        if ($transfer->streamedBody !== null) {
+        $streamed = $transfer->streamedBody;
+        if ($streamed !== null) {
             // The relay's one-line reason is never read: the failure says it all.
             CurlPool::get()->cancel($transfer, $failure);
-            $transfer->streamedBody->take($transfer->streamedBody->buffered());
+            $streamed->take($streamed->buffered());
         }
 
         return $failure;
+    }
+
+    /**
+     * The relay's answer as the caller sees it: the destination's response, or the exception for
+     * an answer of the relay's own (X-WarmHttp-Error).
+     */
+    public function answer(ResponseInterface $answer): ResponseInterface|ClientExceptionInterface
+    {
+        if (!$answer->hasHeader('X-WarmHttp-Error')) {
+            return $answer->hasHeader(StreamedAnswer::VERSION) ? self::withVersion($answer) : $answer;
+        }
+
+        return $this->relayFailure($answer);
     }
 
     /** The destination's HTTP version, which the relay names where it is not 1.1. */
@@ -73,6 +89,12 @@ final class SyncExchange implements Exchange
 
     public function failure(Transfer $transfer, Failure $failure): ClientExceptionInterface
     {
+        return $this->failed($failure);
+    }
+
+    /** A failure of the hop to the relay: curl's error 7 there means the relay is not running. */
+    public function failed(Failure $failure): ClientExceptionInterface
+    {
         if ($failure->kind === FailureKind::Network && $failure->curlErrno === \CURLE_COULDNT_CONNECT) {
             return new NetworkException($this->request, $this->describe(\sprintf(
                 'relay_sync: the relay at %s could not be reached; is it running? (%s)',
@@ -80,8 +102,30 @@ final class SyncExchange implements Exchange
                 $failure->what,
             )), $failure->curlErrno);
         }
+        $message = $this->describe($failure->what);
 
-        return $this->direct->failure($transfer, $failure);
+        return match ($failure->kind) {
+            FailureKind::Timeout => new TimeoutException($this->request, $message, $failure->curlErrno),
+            FailureKind::TooLarge => new ResponseTooLargeException($this->request, $message),
+            FailureKind::Request => new RequestException($this->request, $message),
+            FailureKind::Network => new NetworkException($this->request, $message, $failure->curlErrno),
+        };
+    }
+
+    /** A relay that cannot be used: its socket is gone or untrusted, or nothing listens there. */
+    public function unreachable(RelayUnreachable $e): ClientExceptionInterface
+    {
+        if ($e->reason === '') {
+            return new NetworkException($this->request, $this->describe('relay_sync: ' . $e->getMessage()), 0, $e);
+        }
+
+        return $this->failed(CurlErrors::classify(\CURLE_COULDNT_CONNECT, 'Failed to connect to the relay: ' . $e->reason, [], null));
+    }
+
+    /** A relay_sync response that does not parse (ResponseParser's reason), as Psr7Exchange says it. */
+    public function malformed(MalformedResponse $e): ClientExceptionInterface
+    {
+        return new NetworkException($this->request, $this->describe($e->getMessage()));
     }
 
     public function stopped(Transfer $transfer, string $why): ClientExceptionInterface

@@ -4,9 +4,15 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay\App;
 
+use Psr\Http\Client\ClientExceptionInterface;
 use Psr\Http\Message\RequestInterface;
+use Psr\Http\Message\ResponseInterface;
 use WarmHttp\Exception\NetworkException;
+use WarmHttp\Exception\RequestException;
+use WarmHttp\Internal\MalformedResponse;
 use WarmHttp\Internal\Options;
+use WarmHttp\Internal\Psr7Exchange;
+use WarmHttp\Internal\RequestGuard;
 use WarmHttp\Relay\Outbound\SyncSettings;
 
 /**
@@ -15,6 +21,10 @@ use WarmHttp\Relay\Outbound\SyncSettings;
  * connections serve processes that keep none (PHP-FPM). The relay is then the app's transport:
  * the request carries the Client's transfer settings (SyncSettings), and the answer is read by
  * SyncExchange, so the same request gives the same response or exception as a direct call.
+ *
+ * Two hops to the relay, one answer: a plain sendRequest() goes over the process's kept stream
+ * (send(), SyncStream); sendAsync(), sendAll(), concurrently() and `stream => true` go through
+ * the curl pool (curlOptions()), which runs transfers side by side and streams bodies.
  *
  * Made once per Client: the header lines that do not change per request are built here.
  *
@@ -28,6 +38,8 @@ final class SyncRoute
         private readonly array $lines,
         private readonly string $settings,
         private readonly ?string $httpVersion,
+        private readonly ?SyncStream $stream,
+        private readonly ?int $maxRedirects,
     ) {}
 
     public static function of(Options $options): ?self
@@ -44,8 +56,98 @@ final class SyncRoute
         if ($options->bool('relay_sync_guard')) {
             $lines[] = 'X-WarmHttp-Guard: on';
         }
+        $settings = SyncSettings::HEADER . ': ' . SyncSettings::of($options);
 
-        return new self($relay, $lines, SyncSettings::HEADER . ': ' . SyncSettings::of($options), $options->string('http_version'));
+        return new self(
+            $relay,
+            $lines,
+            $settings,
+            $options->string('http_version'),
+            self::stream($options, $relay, $lines, $settings),
+            $options->bool('follow_redirects') ? ($options->int('max_redirects') ?? 5) : null,
+        );
+    }
+
+    /**
+     * The kept-stream hop, for a Client whose answers it reads as curl would: buffered bodies,
+     * decoded (if at all) from codings PHP's zlib undoes as libcurl does.
+     *
+     * @param list<string> $lines
+     */
+    private static function stream(Options $options, RelayAddress $relay, array $lines, string $settings): ?SyncStream
+    {
+        $accept = $options->acceptEncoding();
+        if ($options->bool('stream') || ($accept !== null && array_diff(array_map('trim', explode(',', $accept)), ['gzip', 'deflate', 'identity']) !== [])) {
+            return null;
+        }
+
+        return new SyncStream(
+            RelayConnection::to($relay),
+            new SyncRequestBytes(implode("\r\n", $lines) . "\r\n", $settings, $options->string('http_version'), $accept),
+            $options->float('timeout'),
+            $options->float('connect_timeout'),
+            $options->float('read_timeout'),
+            $options->int('max_response_bytes'),
+        );
+    }
+
+    /**
+     * Sends a prepared request (headers added, RequestGuard passed) over the kept stream and
+     * follows its redirects there; null when it is not for that hop (the Client then uses curl):
+     * a body whose bytes are not known up front, or a call inside concurrently(), which must
+     * not block the other fibers.
+     *
+     * @throws ClientExceptionInterface
+     */
+    public function send(RequestInterface $request): ?ResponseInterface
+    {
+        if ($this->stream === null || \Fiber::getCurrent() !== null || !SyncRequestBytes::fits($request)) {
+            return null;
+        }
+        $left = $this->maxRedirects;
+        while (true) {
+            $response = $this->hop($this->stream, $request);
+            $next = $left === null ? null : self::redirect($request, $response);
+            if ($next === null) {
+                return $response;
+            }
+            if ($left === 0) {
+                throw new RequestException($request, \sprintf('%s %s failed: too many redirects (see the "max_redirects" option).', $request->getMethod(), $request->getUri()));
+            }
+            RequestGuard::check($next);
+            $request = $next;
+            --$left;
+        }
+    }
+
+    /** @throws ClientExceptionInterface */
+    private function hop(SyncStream $stream, RequestInterface $request): ResponseInterface
+    {
+        $exchange = $this->exchange($request);
+        try {
+            $outcome = $exchange->answer($stream->send($request, Psr7Exchange::isSafeToResend($request)));
+        } catch (HopFailure $e) {
+            throw $exchange->failed($e->failure);
+        } catch (RelayUnreachable $e) {
+            throw $exchange->unreachable($e);
+        } catch (MalformedResponse $e) {
+            throw $exchange->malformed($e);
+        }
+        if ($outcome instanceof ClientExceptionInterface) {
+            throw $outcome;
+        }
+
+        return $outcome;
+    }
+
+    /** SyncRedirects' next hop, as the curl route follows it. */
+    private static function redirect(RequestInterface $request, ResponseInterface $response): ?RequestInterface
+    {
+        try {
+            return SyncRedirects::next($request, $response);
+        } catch (\InvalidArgumentException $e) {
+            throw new RequestException($request, \sprintf('%s %s failed: %s', $request->getMethod(), $request->getUri(), $e->getMessage()));
+        }
     }
 
     /** How the Client's answer from the relay is read: the relay's own failures become exceptions. */
@@ -71,7 +173,7 @@ final class SyncRoute
             try {
                 SocketOwnership::verify($this->relay->socketPath);
             } catch (RelayUnreachable $e) {
-                throw new NetworkException($request, \sprintf('%s %s failed: relay_sync: %s.', $request->getMethod(), (string) $request->getUri(), $e->getMessage()), 0, $e);
+                throw $this->exchange($request)->unreachable($e);
             }
             $curl[\CURLOPT_UNIX_SOCKET_PATH] = $this->relay->socketPath;
         }

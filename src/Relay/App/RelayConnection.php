@@ -1,0 +1,143 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\App;
+
+/**
+ * The process's kept connection to one relay, opened with STREAM_CLIENT_PERSISTENT so a PHP-FPM
+ * worker keeps it across requests: no connect, no accept, no socket per FPM request. dispatch()
+ * (RelaySocket) and relay_sync (SyncStream) share it: a persistent socket is one per address, and
+ * each exchange leaves it clean (a whole answer read) or closes it.
+ *
+ * @internal
+ */
+final class RelayConnection
+{
+    /** @var array<string, self> by stream address, for this PHP request (statics end with it) */
+    private static array $kept = [];
+
+    /** @var resource|null */
+    private $stream = null;
+
+    /** The process that took the stream: a forked child must not write into its parent's socket. */
+    private int $pid = 0;
+
+    /** Whether take() connected anew (the hop's num_connects): no stale socket to retry on. */
+    private bool $opened = false;
+
+    private function __construct(public readonly RelayAddress $address) {}
+
+    public static function to(RelayAddress $address): self
+    {
+        return self::$kept[$address->streamAddress()] ??= new self($address);
+    }
+
+    /**
+     * The stream, ready for one exchange. The first take in a PHP request (or one asked to
+     * $recheck) looks at what the kept socket holds: unread bytes or the relay's close (it
+     * restarted, or closed an idle caller) mean a new connection, before anything is written.
+     * Later takes in the same request trust it: a clean exchange leaves nothing behind.
+     *
+     * @return resource
+     *
+     * @throws RelayUnreachable
+     */
+    public function take(float $connectTimeout, bool $recheck = false)
+    {
+        $pid = (int) getmypid();
+        if ($this->stream !== null && $this->pid === $pid) {
+            $this->opened = false;
+            if (!$recheck || self::isClean($this->stream)) {
+                return $this->stream;
+            }
+        }
+        if ($this->pid !== $pid) {
+            // Inherited: fclose() in the child closes only its own descriptor.
+            $this->pid = $pid;
+        }
+        $this->drop();
+
+        return $this->stream = $this->connect($connectTimeout);
+    }
+
+    /** Whether the last take() made a new connection. */
+    public function opened(): bool
+    {
+        return $this->opened;
+    }
+
+    /** Closes the socket (a persistent one too): the next take() connects anew. */
+    public function drop(): void
+    {
+        if ($this->stream !== null) {
+            @fclose($this->stream);
+            $this->stream = null;
+        }
+    }
+
+    /** @return resource */
+    private function connect(float $timeout)
+    {
+        $stream = $this->open($timeout);
+        // A persistent socket that carried an exchange (an earlier FPM request) has a position
+        // past 0 and was checked when it was new: no stat per FPM request.
+        $this->opened = ftell($stream) === 0;
+        if ($this->opened && $this->address->socketPath !== null) {
+            $this->verifyOwner($stream, $this->address->socketPath);
+        }
+        if (!$this->opened && !self::isClean($stream)) {
+            // Leftovers of a request that died mid-answer, or the relay's close: a new one.
+            @fclose($stream);
+            $stream = $this->open($timeout);
+            $this->opened = true;
+        }
+
+        return $stream;
+    }
+
+    /**
+     * @return resource
+     *
+     * @throws RelayUnreachable a socket path that is gone or untrusted, or nothing listening (with its reason)
+     */
+    private function open(float $timeout)
+    {
+        $stream = @stream_socket_client($this->address->streamAddress(), $errno, $errstr, $timeout > 0 ? $timeout : 60.0, \STREAM_CLIENT_CONNECT | \STREAM_CLIENT_PERSISTENT);
+        if ($stream === false) {
+            if ($this->address->socketPath !== null) {
+                SocketOwnership::verify($this->address->socketPath); // names a socket that is gone or untrusted
+            }
+            $reason = (string) $errstr !== '' ? (string) $errstr : 'error ' . $errno;
+
+            throw new RelayUnreachable(\sprintf('cannot connect to the relay at %s: %s', $this->address->streamAddress(), $reason), $reason);
+        }
+
+        return $stream;
+    }
+
+    /**
+     * @param resource $stream
+     *
+     * @throws RelayUnreachable before a byte is written to a socket that may not be the relay's
+     */
+    private function verifyOwner($stream, string $path): void
+    {
+        try {
+            SocketOwnership::verify($path);
+        } catch (RelayUnreachable $e) {
+            @fclose($stream);
+
+            throw $e;
+        }
+    }
+
+    /** @param resource $stream no bytes waiting and not at EOF: nothing unread from earlier */
+    private static function isClean($stream): bool
+    {
+        $read = [$stream];
+        $write = $except = null;
+
+        return @stream_select($read, $write, $except, 0) === 0;
+    }
+}

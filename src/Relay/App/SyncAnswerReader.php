@@ -1,0 +1,189 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\App;
+
+/**
+ * Reads the relay's answer to a relay_sync request from the kept stream, as libcurl reads it on
+ * its hop: the head (interim 1xx heads skipped), then the body by its framing (Content-Length,
+ * chunked, or until the relay closes), with the Client's timeouts (HopClock). A short body is
+ * curl's error 18, as the relay means it (it closes the connection when the destination broke
+ * off mid-body).
+ *
+ * @internal
+ */
+final class SyncAnswerReader
+{
+    /** Longer than any head the relay writes (it refuses heads over 64 KiB upstream). */
+    private const MAX_HEAD_BYTES = 1 << 20;
+
+    private const READ_BYTES = 65536;
+
+    private string $buffer = '';
+
+    /** Whether the stream may carry the next exchange once the body is read. */
+    private bool $reusable = true;
+
+    /** @param resource $stream */
+    public function __construct(private $stream, private readonly HopClock $clock) {}
+
+    /**
+     * The final head, from the status line to its blank line included.
+     *
+     * @throws HopFailure
+     */
+    public function head(): string
+    {
+        while (true) {
+            $end = strpos($this->buffer, "\r\n\r\n");
+            if ($end === false) {
+                if (\strlen($this->buffer) > self::MAX_HEAD_BYTES) {
+                    throw HopFailure::curl(\CURLE_WEIRD_SERVER_REPLY, 'the relay\'s answer head is too long');
+                }
+                $this->fill($this->buffer === '' ? \CURLE_GOT_NOTHING : \CURLE_RECV_ERROR);
+                continue;
+            }
+            $head = substr($this->buffer, 0, $end + 4);
+            $this->buffer = substr($this->buffer, $end + 4);
+            if (!preg_match('#^HTTP/1\.[01] 1\d\d#', $head) || str_starts_with(substr($head, 9), '101')) {
+                return $head;
+            }
+        }
+    }
+
+    /**
+     * Passes the body to $sink a piece at a time, as it arrives.
+     *
+     * @param \Closure(string): void $sink
+     *
+     * @throws HopFailure
+     */
+    public function body(string $head, bool $bodyless, \Closure $sink): void
+    {
+        if (preg_match('/\r\nconnection:[ \t]*close/i', $head) === 1) {
+            $this->reusable = false;
+        }
+        if ($bodyless) {
+            return;
+        }
+        if (preg_match('/\r\ntransfer-encoding:[ \t]*chunked/i', $head) === 1) {
+            $this->chunked($sink);
+        } elseif (preg_match('/\r\ncontent-length:[ \t]*(\d+)/i', $head, $m) === 1) {
+            $this->sized((int) $m[1], $sink);
+        } else {
+            $this->untilClosed($sink);
+        }
+    }
+
+    /** Whether the whole answer was read and the relay keeps the connection. */
+    public function reusable(): bool
+    {
+        return $this->reusable && $this->buffer === '';
+    }
+
+    /** @param \Closure(string): void $sink */
+    private function sized(int $length, \Closure $sink): void
+    {
+        while ($length > 0) {
+            if ($this->buffer === '') {
+                $this->fill(\CURLE_PARTIAL_FILE, \sprintf('transfer closed with %d bytes remaining to read', $length));
+            }
+            $piece = \strlen($this->buffer) > $length ? substr($this->buffer, 0, $length) : $this->buffer;
+            $this->buffer = (string) substr($this->buffer, \strlen($piece));
+            $length -= \strlen($piece);
+            $sink($piece);
+        }
+    }
+
+    /** @param \Closure(string): void $sink */
+    private function chunked(\Closure $sink): void
+    {
+        while (true) {
+            $digits = trim(explode(';', $this->line(), 2)[0]);
+            if (!ctype_xdigit($digits) || \strlen($digits) > 15) {
+                throw HopFailure::curl(\CURLE_RECV_ERROR, 'Illegal or missing hexadecimal sequence in chunked-encoding');
+            }
+            $size = (int) hexdec($digits);
+            if ($size === 0) {
+                while ($this->line() !== '') {
+                    // trailer fields: PSR-7 has no place for them (Transfer::receiveHeaderLine)
+                }
+
+                return;
+            }
+            $this->sized($size, $sink);
+            if ($this->line() !== '') {
+                throw HopFailure::curl(\CURLE_RECV_ERROR, 'Malformed encoding found in chunked-encoding');
+            }
+        }
+    }
+
+    /** One CRLF-ended line of the chunked framing, without its CRLF. */
+    private function line(): string
+    {
+        while (($end = strpos($this->buffer, "\r\n")) === false) {
+            $this->fill(\CURLE_PARTIAL_FILE, 'transfer closed with outstanding read data remaining');
+        }
+        $line = substr($this->buffer, 0, $end);
+        $this->buffer = substr($this->buffer, $end + 2);
+
+        return $line;
+    }
+
+    /** @param \Closure(string): void $sink */
+    private function untilClosed(\Closure $sink): void
+    {
+        $this->reusable = false;
+        while (true) {
+            if ($this->buffer !== '') {
+                $sink($this->buffer);
+                $this->buffer = '';
+            }
+            if (!$this->read()) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Reads more into the buffer, or fails: the connection ended before what was expected.
+     *
+     * @throws HopFailure
+     */
+    private function fill(int $errno, string $curlMessage = ''): void
+    {
+        if ($this->read()) {
+            return;
+        }
+        $this->reusable = false;
+        if ($errno === \CURLE_GOT_NOTHING) {
+            throw HopFailure::curl(\CURLE_GOT_NOTHING, 'Empty reply from server', null, true);
+        }
+        throw HopFailure::curl($errno, $curlMessage !== '' ? $curlMessage : 'Recv failure: the relay closed the connection mid-head');
+    }
+
+    /** @return bool false at the end of the stream */
+    private function read(): bool
+    {
+        [$seconds, $micro] = $this->clock->wait();
+        if ($seconds === 0 && $micro === 0) {
+            $this->reusable = false;
+            throw new HopFailure($this->clock->failure());
+        }
+        stream_set_timeout($this->stream, $seconds, $micro);
+        $chunk = @fread($this->stream, self::READ_BYTES);
+        if ($chunk === false || $chunk === '') {
+            if (stream_get_meta_data($this->stream)['timed_out']) {
+                $this->reusable = false;
+                throw new HopFailure($this->clock->failure());
+            }
+
+            return false;
+        }
+        $this->clock->received();
+        $this->buffer .= $chunk;
+
+        return true;
+    }
+}

@@ -1,0 +1,117 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\App;
+
+use Psr\Http\Message\RequestInterface;
+use WarmHttp\Internal\UserAgent;
+use WarmHttp\Relay\Outbound\SyncSettings;
+
+/**
+ * A relay_sync request as the bytes the curl hop writes to the relay (SyncRoute::curlOptions
+ * over CurlOptions::forRequest), for the kept stream (SyncStream): the same request line, the
+ * same header lines, the same body, so the relay forwards the same request upstream
+ * (RelaySyncConformanceTest compares every header the destination received).
+ *
+ * Only requests whose bytes are known up front go this way: a body of known size up to 1 MiB
+ * in a seekable stream. An `Expect` header (curl waits for a 100 Continue) or a
+ * `Transfer-Encoding` (curl chunks the body) keeps the curl hop.
+ *
+ * @internal
+ */
+final class SyncRequestBytes
+{
+    /** CurlOptions::INLINE_BODY_BYTES: bodies up to this size go as one string. */
+    private const INLINE_BODY_BYTES = 1048576;
+
+    /** Methods whose empty body curl announces ("Content-Length: 0", CurlOptions::emptyBody). */
+    private const EMPTY_BODY_ANNOUNCED = ['POST' => true, 'PUT' => true, 'PATCH' => true];
+
+    /**
+     * @param string      $relayLines     the relay's header lines every request of the Client sends, each ended by CRLF
+     * @param string      $settings       the X-WarmHttp-Transfer line without the request's version
+     * @param string|null $acceptEncoding the Client's `decode_content` codings (curl's CURLOPT_ACCEPT_ENCODING)
+     */
+    public function __construct(
+        private readonly string $relayLines,
+        private readonly string $settings,
+        private readonly ?string $httpVersion,
+        private readonly ?string $acceptEncoding,
+    ) {}
+
+    /** Whether the request's bytes can be written at once; nothing of it is read here. */
+    public static function fits(RequestInterface $request): bool
+    {
+        $body = $request->getBody();
+        $size = $body->getSize();
+
+        return $size !== null
+            && ($size === 0 || ($size <= self::INLINE_BODY_BYTES && $body->isSeekable()))
+            && !$request->hasHeader('Expect')
+            && !$request->hasHeader('Transfer-Encoding');
+    }
+
+    /** Whether the answer is decoded on this hop: curl decodes when it offered the codings itself. */
+    public function decodes(RequestInterface $request): bool
+    {
+        return $this->acceptEncoding !== null && !$request->hasHeader('Accept-Encoding');
+    }
+
+    /** The request's bytes, head and body; call fits() first. */
+    public function encode(RequestInterface $request): string
+    {
+        $body = self::body($request);
+        $announced = $body !== '' || isset(self::EMPTY_BODY_ANNOUNCED[$request->getMethod()]);
+        $uri = $request->getUri();
+        $target = (string) ($uri->getFragment() === '' ? $uri : $uri->withFragment(''));
+        $head = $request->getMethod() . ' ' . $target . " HTTP/1.1\r\n" . $this->headerLines($request, $announced);
+        if (!$request->hasHeader('Host')) {
+            $head .= 'Host: ' . $uri->getAuthority() . "\r\n";
+        }
+        if ($announced) {
+            $head .= 'Content-Length: ' . \strlen($body) . "\r\n";
+        }
+
+        return $head . $this->relayLines . SyncSettings::withVersion($this->settings, $this->httpVersion, $request->getProtocolVersion()) . "\r\n\r\n" . $body;
+    }
+
+    private static function body(RequestInterface $request): string
+    {
+        $body = $request->getBody();
+        if ($body->getSize() === 0) {
+            return '';
+        }
+        $body->rewind();
+
+        return $body->getContents();
+    }
+
+    /**
+     * The request's own lines as curl sends them (CurlOptions::headers): the framing is curl's
+     * (only a "Content-Length: 0" on a request without a body stays), the caller's X-WarmHttp-*
+     * lines go (SyncRoute), no Accept, Content-Type or Expect of curl's own, and the Client's
+     * User-Agent and Accept-Encoding where the request has none.
+     */
+    private function headerLines(RequestInterface $request, bool $announced): string
+    {
+        $lines = '';
+        foreach ($request->getHeaders() as $name => $values) {
+            $name = (string) $name;
+            if (strncasecmp($name, 'X-WarmHttp-', 11) === 0 || (strcasecmp($name, 'Content-Length') === 0 && ($announced || $values !== ['0']))) {
+                continue;
+            }
+            foreach ($values as $value) {
+                $lines .= $name . ($value === '' ? ":\r\n" : ': ' . $value . "\r\n");
+            }
+        }
+        if (!$request->hasHeader('User-Agent')) {
+            $lines .= UserAgent::HEADER_LINE . "\r\n";
+        }
+        if ($this->decodes($request)) {
+            $lines .= 'Accept-Encoding: ' . $this->acceptEncoding . "\r\n";
+        }
+
+        return $lines;
+    }
+}
