@@ -47,6 +47,7 @@ final class Handler
     public function __invoke(RequestInterface $request, array $options): PromiseInterface
     {
         /** @var array<string, mixed> $options Guzzle's option names are strings */
+        HostCheck::assert($request); // thrown, as by Guzzle's own handlers
         $started = microtime(true);
         try {
             $client = $this->clients->for(OptionMap::toWarmHttp($request, $options));
