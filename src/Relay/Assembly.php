@@ -21,6 +21,7 @@ use WarmHttp\Relay\Storage\SpoolReader;
 use WarmHttp\Relay\Storage\SpoolUnavailable;
 use WarmHttp\Relay\Worker\Deliverer;
 use WarmHttp\Relay\Worker\DeliveryProcess;
+use WarmHttp\Relay\Worker\FleetAssembly;
 use WarmHttp\Relay\Worker\JournalReader;
 use WarmHttp\Relay\Worker\SpoolClock;
 
@@ -41,12 +42,15 @@ final class Assembly
     public static function front(RelayConfig $config, LoggerInterface $logger, array $argv): FrontProcess
     {
         $lock = SpoolLock::acquire($config->spoolPath);
-        SpoolIntegrity::ensure($config->spoolPath, $config->fsync, $logger);
-        Spool::open($config->spoolPath, $config->fsync); // created before the worker and the gauges read it
+        if ($config->redis === null) {
+            SpoolIntegrity::ensure($config->spoolPath, $config->fsync, $logger);
+            Spool::open($config->spoolPath, $config->fsync); // created before the worker and the gauges read it
+        }
         $journal = JournalWriter::open(Journal::dirFor($config->spoolPath), $config->fsync, $config->spoolReserveBytes, $lock);
         $metrics = new Metrics();
         $sync = new SyncForwarder(self::upstream($config, $logger), $metrics);
-        $router = new Router($config, $journal, self::upstream($config, $logger), $sync, $metrics, $logger, self::gauges($config, $journal, $sync, $logger));
+        $gauges = $config->redis === null ? self::gauges($config, $journal, $sync, $logger) : self::fleetGauges($config, $sync);
+        $router = new Router($config, $journal, self::upstream($config, $logger), $sync, $metrics, $logger, $gauges);
         $listeners = ListeningSockets::open($config->socketPath, $config->tcpAddress, $config->token);
 
         return new FrontProcess($config, $listeners, $router, $sync, WorkerHandle::forFront($argv, $logger), $logger);
@@ -59,6 +63,9 @@ final class Assembly
             throw new \InvalidArgumentException('--role=delivery is started by the relay itself (with --front-pid), not by hand; its front process is gone.');
         }
         $lock = self::lockWorker($config->spoolPath, $logger, $frontPid);
+        if ($config->redis !== null) {
+            return FleetAssembly::worker($config, $config->redis, $logger, $frontPid, $lock);
+        }
         $spool = Spool::open($config->spoolPath, $config->fsync);
         $clock = SpoolClock::start($spool->lastClock(), SpoolClock::wall());
         $metrics = new Metrics();
@@ -78,7 +85,7 @@ final class Assembly
     }
 
     /** The logger tells a security event: an answer from another address than the checked one. */
-    private static function upstream(RelayConfig $config, LoggerInterface $logger): Upstream
+    public static function upstream(RelayConfig $config, LoggerInterface $logger): Upstream
     {
         return new Upstream(new DestinationGuard($config->allowPrivateNetworks, $config->allowedHosts), $config->cafile, $config->timeout, $config->maxPerHost, $logger);
     }
@@ -117,6 +124,19 @@ final class Assembly
                 'oldest_pending_age_seconds' => $counts['oldest_age_seconds'],
             ];
         };
+    }
+
+    /**
+     * A fleet's GET /metrics: the worker's last view of Redis (it publishes it twice a second),
+     * so a scrape never waits on Redis in the loop that answers callers.
+     *
+     * @return \Closure(): array<string, int|float>
+     */
+    private static function fleetGauges(RelayConfig $config, SyncForwarder $sync): \Closure
+    {
+        $metricsFile = MetricsFile::pathFor($config->spoolPath);
+
+        return static fn(): array => ['in_flight' => MetricsFile::inFlight($metricsFile) + $sync->inFlight()] + MetricsFile::gauges($metricsFile);
     }
 
     /**

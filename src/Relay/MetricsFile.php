@@ -25,7 +25,8 @@ final class MetricsFile
         return $spoolPath . '.metrics.json';
     }
 
-    public function publish(int $inFlight, bool $force = false): void
+    /** @param array<string, int|float> $gauges the spool's, for a shared spool (the front reads SQLite's itself) */
+    public function publish(int $inFlight, bool $force = false, array $gauges = []): void
     {
         $now = microtime(true);
         // Every half second, and at once when the worker falls idle, so a scrape after the
@@ -37,7 +38,7 @@ final class MetricsFile
         $this->publishedAt = $now;
         $this->lastInFlight = $inFlight;
         $temporary = $this->path . '.tmp';
-        if (@file_put_contents($temporary, json_encode(['counters' => $this->metrics->counters(), 'in_flight' => $inFlight])) !== false) {
+        if (@file_put_contents($temporary, json_encode(['counters' => $this->metrics->counters(), 'in_flight' => $inFlight, 'gauges' => $gauges])) !== false) {
             @rename($temporary, $this->path);
         }
     }
@@ -50,6 +51,20 @@ final class MetricsFile
         $valid = [];
         foreach (\is_array($counters) ? $counters : [] as $name => $value) {
             if (\is_string($name) && \is_int($value)) {
+                $valid[$name] = $value;
+            }
+        }
+
+        return $valid;
+    }
+
+    /** @return array<string, int|float> the spool's gauges as the worker last published them */
+    public static function gauges(string $path): array
+    {
+        $gauges = self::read($path)['gauges'] ?? null;
+        $valid = [];
+        foreach (\is_array($gauges) ? $gauges : [] as $name => $value) {
+            if (\is_string($name) && (\is_int($value) || \is_float($value))) {
                 $valid[$name] = $value;
             }
         }

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Relay;
 
 use WarmHttp\Relay\Front\FrontLimits;
+use WarmHttp\Relay\Storage\Redis\RedisAddress;
 use WarmHttp\Relay\Worker\RetryPolicy;
 
 /**
@@ -18,6 +19,9 @@ final readonly class RelayConfig
     // Console\RelayLocation, after --socket/--spool and $WARMHTTP_RELAY_SOCKET/_SPOOL.
     public const DEFAULT_SOCKET = '/run/warmhttp/relay.sock';
     public const DEFAULT_SPOOL = '/var/lib/warmhttp/relay.sqlite';
+
+    /** With a redis:// spool: the local journal's base path (`<path>.journal/`, `<path>.lock`, ...). */
+    public const DEFAULT_JOURNAL = '/var/lib/warmhttp/relay';
 
     /** @param list<string> $allowedHosts */
     public function __construct(
@@ -40,5 +44,10 @@ final readonly class RelayConfig
         // The destination guard on every sync request, not only those whose Client asks for
         // it (relay_sync_guard): for a relay shared with callers it does not trust.
         public bool $guardSync = false,
+        // A fleet's shared spool; null: the SQLite spool at $spoolPath. With Redis, $spoolPath is
+        // the base path of this relay's local journal, lock and metrics.
+        public ?RedisAddress $redis = null,
+        // Redis: a request another relay took and left idle this long is taken over (its relay died).
+        public float $claimAfter = 60.0,
     ) {}
 }

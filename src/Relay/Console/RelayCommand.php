@@ -15,6 +15,8 @@ use WarmHttp\Relay\Front\FrontProcess;
 use WarmHttp\Relay\Front\ListeningSockets;
 use WarmHttp\Relay\JsonLogger;
 use WarmHttp\Relay\RelayConfig;
+use WarmHttp\Relay\Storage\Redis\RedisAddress;
+use WarmHttp\Relay\Storage\Redis\RedisConnection;
 use WarmHttp\Relay\Worker\RetryPolicy;
 
 #[AsCommand(name: 'relay', description: 'Run the relay daemon: durable fire-and-forget delivery and warm upstream connections for PHP-FPM')]
@@ -33,7 +35,9 @@ final class RelayCommand extends Command
             ->addOption('tcp', null, InputOption::VALUE_REQUIRED, 'Also listen on a loopback TCP address, e.g. 127.0.0.1:8787 (needs a token)')
             ->addOption('token-file', null, InputOption::VALUE_REQUIRED, 'File holding the token TCP callers must send as X-WarmHttp-Token, mode 0600, at least 32 characters (default: $WARMHTTP_RELAY_TOKEN)')
             ->addOption('token', null, InputOption::VALUE_REQUIRED, 'Deprecated: shows the token to every user in ps; use --token-file or $WARMHTTP_RELAY_TOKEN')
-            ->addOption('spool', null, InputOption::VALUE_REQUIRED, RelayLocation::spoolHelp('The SQLite spool file'))
+            ->addOption('spool', null, InputOption::VALUE_REQUIRED, RelayLocation::spoolHelp('The SQLite spool file, or redis://[[user]:password@]host[:port][/db][?prefix=...] (rediss:// for TLS) for a spool shared by a fleet of relays'))
+            ->addOption('journal', null, InputOption::VALUE_REQUIRED, \sprintf('With a redis:// spool: base path of this relay\'s local journal, lock and metrics (default %s)', RelayConfig::DEFAULT_JOURNAL))
+            ->addOption('claim-after', null, InputOption::VALUE_REQUIRED, 'With a redis:// spool: a request another relay took and left untouched this long is taken over (that relay died), seconds', '60')
             ->addOption('spool-sync', null, InputOption::VALUE_REQUIRED, 'normal: a 202 survives the relay being killed or restarted (the journal write is in the page cache); full: it survives power loss too (one fdatasync per group of requests)', 'normal')
             ->addOption('spool-reserve', null, InputOption::VALUE_REQUIRED, 'Refuse new requests (507) when less than this many bytes are free on the spool disk', '16777216')
             ->addOption('cafile', null, InputOption::VALUE_REQUIRED, 'CA bundle for upstream TLS (as the client option)')
@@ -68,10 +72,11 @@ final class RelayCommand extends Command
 
             return self::FAILURE;
         }
-        $location = RelayLocation::resolve(self::string($input, 'socket'), self::string($input, 'spool'));
         try {
+            $redis = self::redis($input);
+            $location = RelayLocation::resolve(self::string($input, 'socket'), $redis === null ? self::string($input, 'spool') : (self::string($input, 'journal') ?? RelayConfig::DEFAULT_JOURNAL));
             $front = self::role($input) === 'front';
-            $config = $this->config($input, $location, $front ? $logger : null);
+            $config = $this->config($input, $location, $front ? $logger : null, $redis);
             $process = $front ? $this->front($input, $config, $logger, $location) : Assembly::worker($config, $logger, (int) self::string($input, 'front-pid'));
         } catch (\InvalidArgumentException $e) {
             $logger->critical('Relay cannot start', ['error' => $e->getMessage()]);
@@ -113,7 +118,29 @@ final class RelayCommand extends Command
         /** @var list<string> $argv */
         $argv = $_SERVER['argv'] ?? [];
 
-        return Assembly::front($config, $logger, [$argv[0] ?? 'bin/warmhttp', 'relay', ...$this->workerOptions($input, $location)]);
+        return Assembly::front($config, $logger, [$argv[0] ?? 'bin/warmhttp', 'relay', ...$this->workerOptions($input, $location, $config->redis !== null)]);
+    }
+
+    /**
+     * The Redis address from --spool or $WARMHTTP_RELAY_SPOOL; null for a SQLite spool. The
+     * worker gets it through its environment, never on its command line (it may hold a password).
+     *
+     * @throws \InvalidArgumentException
+     */
+    private static function redis(InputInterface $input): ?RedisAddress
+    {
+        $spool = self::string($input, 'spool') ?? (getenv(RelayLocation::SPOOL_ENV) ?: null);
+        if (!RedisAddress::isRedis($spool)) {
+            return null;
+        }
+        \assert(\is_string($spool));
+        $address = RedisAddress::parse($spool);
+        if (!RedisConnection::available()) {
+            throw new \InvalidArgumentException('--spool=redis://... needs the PHP extension redis (phpredis; Debian: apt install php8.2-redis).');
+        }
+        putenv(RelayLocation::SPOOL_ENV . '=' . $spool);
+
+        return $address;
     }
 
     /**
@@ -123,12 +150,12 @@ final class RelayCommand extends Command
      *
      * @return list<string>
      */
-    private function workerOptions(InputInterface $input, RelayLocation $location): array
+    private function workerOptions(InputInterface $input, RelayLocation $location, bool $redis): array
     {
-        $options = ['--socket=' . ($location->socket ?? 'none'), '--spool=' . $location->spool];
+        $options = ['--socket=' . ($location->socket ?? 'none'), ($redis ? '--journal=' : '--spool=') . $location->spool];
         foreach ($this->getNativeDefinition()->getOptions() as $name => $option) {
             $value = $input->getOption($name);
-            if (\in_array($name, ['socket', 'spool', 'token', 'token-file', 'tcp', 'role', 'front-pid'], true) || $value === $option->getDefault()) {
+            if (\in_array($name, ['socket', 'spool', 'journal', 'token', 'token-file', 'tcp', 'role', 'front-pid'], true) || $value === $option->getDefault()) {
                 continue;
             }
             foreach (\is_array($value) ? $value : [$value] as $one) {
@@ -181,7 +208,7 @@ final class RelayCommand extends Command
         return $role;
     }
 
-    private function config(InputInterface $input, RelayLocation $location, ?JsonLogger $logger): RelayConfig
+    private function config(InputInterface $input, RelayLocation $location, ?JsonLogger $logger, ?RedisAddress $redis): RelayConfig
     {
         $tcp = self::string($input, 'tcp');
         if ($tcp !== null) {
@@ -213,6 +240,8 @@ final class RelayCommand extends Command
             spoolReserveBytes: self::spoolReserve($input),
             limits: self::limits($input),
             guardSync: (bool) $input->getOption('guard-sync'),
+            redis: $redis,
+            claimAfter: self::seconds($input, 'claim-after', positive: true),
         );
     }
 

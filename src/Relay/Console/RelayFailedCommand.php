@@ -13,7 +13,7 @@ use Symfony\Component\Console\Output\OutputInterface;
 use WarmHttp\Console\CommandOutput;
 use WarmHttp\Console\OutputFormat;
 use WarmHttp\Console\UsageError;
-use WarmHttp\Relay\Storage\SpoolReader;
+use WarmHttp\Relay\Storage\SpoolInspector;
 
 /**
  * `--format=json` prints one array of dead letters, oldest first, each
@@ -42,7 +42,7 @@ final class RelayFailedCommand extends Command
         }
         $spool = $input->getOption('spool');
         try {
-            $rows = RelayLocation::resolve(null, \is_string($spool) ? $spool : null)->readSpool(static fn(SpoolReader $reader): array => $reader->deadLetters($limit));
+            $rows = RelayLocation::resolve(null, \is_string($spool) ? $spool : null)->readSpool(static fn(SpoolInspector $reader): array => $reader->deadLetters($limit));
         } catch (\RuntimeException $e) {
             CommandOutput::error($output, $e->getMessage());
 

@@ -5,7 +5,12 @@ declare(strict_types=1);
 namespace WarmHttp\Relay\Console;
 
 use WarmHttp\Relay\RelayConfig;
+use WarmHttp\Relay\Storage\Redis\RedisAddress;
+use WarmHttp\Relay\Storage\Redis\RedisConnection;
+use WarmHttp\Relay\Storage\Redis\RedisSpoolReader;
+use WarmHttp\Relay\Storage\SpoolInspector;
 use WarmHttp\Relay\Storage\SpoolReader;
+use WarmHttp\Relay\Storage\SpoolUnavailable;
 
 /**
  * Where the relay's socket and spool are, worked out one way for `relay` and the relay:*
@@ -85,7 +90,7 @@ final readonly class RelayLocation
     /**
      * @template T
      *
-     * @param \Closure(SpoolReader): T $read
+     * @param \Closure(SpoolInspector): T $read
      *
      * @return T
      *
@@ -93,6 +98,9 @@ final readonly class RelayLocation
      */
     public function readSpool(\Closure $read): mixed
     {
+        if (RedisAddress::isRedis($this->spool)) {
+            return $this->readRedis($read);
+        }
         if (!is_file($this->spool)) {
             throw new \RuntimeException(\sprintf('No spool at %s: is the relay running with another --spool? Pass the relay\'s --spool=PATH (or set $%s) to this command too.', $this->spool, self::SPOOL_ENV));
         }
@@ -103,6 +111,27 @@ final readonly class RelayLocation
             return $read(SpoolReader::open($this->spool));
         } catch (\PDOException $e) {
             throw new \RuntimeException(\sprintf('Cannot use the spool at %s (%s): is it the relay\'s spool, and may user "%s" write beside it (SQLite\'s -wal and -shm files)?', $this->spool, $e->getMessage(), self::user()), 0, $e);
+        }
+    }
+
+    /**
+     * @template T
+     *
+     * @param \Closure(SpoolInspector): T $read
+     *
+     * @return T
+     */
+    private function readRedis(\Closure $read): mixed
+    {
+        try {
+            $address = RedisAddress::parse($this->spool);
+            if (!RedisConnection::available()) {
+                throw new \RuntimeException('A redis:// spool needs the PHP extension redis (phpredis; Debian: apt install php8.2-redis).');
+            }
+
+            return $read(RedisSpoolReader::open($address));
+        } catch (\InvalidArgumentException|SpoolUnavailable $e) {
+            throw new \RuntimeException(\sprintf('Cannot use the spool at %s: %s', RedisAddress::redact($this->spool), $e->getMessage()), 0, $e);
         }
     }
 
@@ -120,6 +149,9 @@ final readonly class RelayLocation
 
     private static function recordedSocket(string $spool): ?string
     {
+        if (RedisAddress::isRedis($spool)) {
+            return null; // a fleet's relays each have their own socket
+        }
         $recorded = trim((string) @file_get_contents(self::recordFor($spool)));
 
         return $recorded === '' ? null : $recorded;
@@ -132,7 +164,7 @@ final readonly class RelayLocation
 
     private static function absolute(string $path): string
     {
-        if ($path[0] === '/') {
+        if ($path[0] === '/' || RedisAddress::isRedis($path)) {
             return $path;
         }
         $cwd = getcwd();

@@ -12,7 +12,7 @@ use Symfony\Component\Console\Input\InputOption;
 use Symfony\Component\Console\Output\OutputInterface;
 use WarmHttp\Console\CommandOutput;
 use WarmHttp\Console\UsageError;
-use WarmHttp\Relay\Storage\SpoolReader;
+use WarmHttp\Relay\Storage\SpoolInspector;
 
 /**
  * Exit 0 when every named dead letter was requeued (or --all, however many there were); 1 when
@@ -40,7 +40,7 @@ final class RelayRetryCommand extends Command
         }
         $spool = $input->getOption('spool');
         try {
-            [$moved, $missing] = RelayLocation::resolve(null, \is_string($spool) ? $spool : null)->readSpool(static fn(SpoolReader $reader): array => self::requeue($reader, $ids));
+            [$moved, $missing] = RelayLocation::resolve(null, \is_string($spool) ? $spool : null)->readSpool(static fn(SpoolInspector $reader): array => self::requeue($reader, $ids));
         } catch (\RuntimeException $e) {
             CommandOutput::error($output, $e->getMessage());
 
@@ -60,7 +60,7 @@ final class RelayRetryCommand extends Command
      *
      * @return array{int, list<int>} how many were requeued, and the ids that were not dead letters
      */
-    private static function requeue(SpoolReader $reader, ?array $ids): array
+    private static function requeue(SpoolInspector $reader, ?array $ids): array
     {
         if ($ids === null) {
             return [$reader->retry(null), []];

@@ -12,7 +12,8 @@ use Symfony\Component\Console\Output\OutputInterface;
 use WarmHttp\Console\CommandOutput;
 use WarmHttp\Console\OutputFormat;
 use WarmHttp\Console\UsageError;
-use WarmHttp\Relay\Storage\SpoolReader;
+use WarmHttp\Relay\Storage\Redis\RedisAddress;
+use WarmHttp\Relay\Storage\SpoolInspector;
 
 /**
  * `--format=json` prints one object: spool, socket, running, pending, retrying, dead,
@@ -40,14 +41,19 @@ final class RelayStatusCommand extends Command
         }
         $location = RelayLocation::ofRunningRelay(self::option($input, 'socket'), self::option($input, 'spool'));
         try {
-            $counts = $location->readSpool(static fn(SpoolReader $spool): array => $spool->counts());
+            [$counts, $relays] = $location->readSpool(static fn(SpoolInspector $spool): array => [$spool->counts(), $spool->relays()]);
         } catch (\RuntimeException $e) {
             CommandOutput::error($output, $e->getMessage());
 
             return self::FAILURE;
         }
         $answer = RelayAnswer::ask($location->socket);
-        $status = ['spool' => $location->spool, 'socket' => $location->socket, 'running' => $answer->running] + $counts + ['in_flight' => $answer->inFlight];
+        $status = ['spool' => RedisAddress::redact($location->spool), 'socket' => $location->socket, 'running' => $answer->running] + $counts + ['in_flight' => $answer->inFlight];
+        if ($relays !== []) {
+            // a fleet: in flight across every relay that reported in the last seconds, and each one's share
+            $status['in_flight'] = array_sum(array_column($relays, 'in_flight'));
+            $status['relays'] = $relays;
+        }
         if ($format === OutputFormat::Json) {
             CommandOutput::json($output, $status);
             if ($answer->problem !== '') {
@@ -59,7 +65,10 @@ final class RelayStatusCommand extends Command
         foreach ($counts as $name => $value) {
             $output->writeln(\sprintf('%-20s %s', str_replace('_', ' ', $name), $value));
         }
-        $output->writeln(\sprintf('%-20s %s', 'in flight', $answer->inFlight ?? $answer->problem), OutputInterface::OUTPUT_RAW);
+        $output->writeln(\sprintf('%-20s %s', 'in flight', $status['in_flight'] ?? $answer->problem), OutputInterface::OUTPUT_RAW);
+        foreach ($relays as $id => $relay) {
+            $output->writeln(\sprintf('relay %-14s in flight %d, forwarder lag %d bytes, seen %.1f s ago', $id, $relay['in_flight'], $relay['forwarder_lag_bytes'], $relay['seen_seconds_ago']), OutputInterface::OUTPUT_RAW);
+        }
 
         return self::SUCCESS;
     }

@@ -14,7 +14,7 @@ use WarmHttp\Relay\Worker\Outcomes;
  *
  * @internal
  */
-final class Spool
+final class Spool implements SpoolStore
 {
     private const SQLITE_FULL = 13;
 
@@ -298,5 +298,24 @@ final class Spool
         \assert($statement !== false);
 
         return $statement;
+    }
+
+    public function mayStart(string $origin, int $cap): bool
+    {
+        return true; // one worker per SQLite spool: its own count is the cap
+    }
+
+    public function settled(string $origin): void {}
+
+    public function giveBack(array $ids): void {}
+
+    public function journalGraceSeconds(): float
+    {
+        return 0.0; // a committed SQLite transaction is as durable as the journal it came from
+    }
+
+    public function gauges(int $inFlight, int $journalLagBytes): array
+    {
+        return []; // the front reads this spool's gauges itself (Assembly::gauges)
     }
 }

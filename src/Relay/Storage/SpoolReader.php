@@ -12,7 +12,7 @@ use WarmHttp\Relay\Worker\JournalReader;
  *
  * @internal
  */
-final class SpoolReader
+final class SpoolReader implements SpoolInspector
 {
     public function __construct(private readonly \PDO $db, private readonly ?string $journalDir = null) {}
 
@@ -125,5 +125,10 @@ final class SpoolReader
         $this->db->commit();
 
         return (int) $moved;
+    }
+
+    public function relays(): array
+    {
+        return [];
     }
 }

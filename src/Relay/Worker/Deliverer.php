@@ -11,8 +11,8 @@ use WarmHttp\Relay\Guard\RefusedDestination;
 use WarmHttp\Relay\Guard\UnresolvableHost;
 use WarmHttp\Relay\Metrics;
 use WarmHttp\Relay\Outbound\Upstream;
-use WarmHttp\Relay\Storage\Spool;
 use WarmHttp\Relay\Storage\SpooledRequest;
+use WarmHttp\Relay\Storage\SpoolStore;
 
 /**
  * Moves spooled requests to their destinations: takes due ones into a Backlog (fresh ones
@@ -34,9 +34,9 @@ final class Deliverer
     private array $perOrigin = [];
 
     /** Spool rows read per look; a look happens only once fewer than REFILL_BELOW wait in memory. */
-    private const PAGE = 1024;
+    public const PAGE = 1024;
 
-    private const REFILL_BELOW = 256;
+    public const REFILL_BELOW = 256;
 
     private Outcomes $outcomes;
 
@@ -44,8 +44,13 @@ final class Deliverer
 
     private float $nextLook = 0.0;
 
+    /**
+     * @param int $page        requests read per look (a shared spool reads fewer, so one relay
+     *                         does not hold what the others could deliver)
+     * @param int $refillBelow a look happens once fewer than this wait in memory
+     */
     public function __construct(
-        private readonly Spool $spool,
+        private readonly SpoolStore $spool,
         private readonly Upstream $upstream,
         private readonly RetryPolicy $policy,
         private readonly Metrics $metrics,
@@ -53,6 +58,8 @@ final class Deliverer
         private readonly int $maxInFlight,
         private readonly int $maxPerHost,
         private readonly SpoolClock $clock,
+        private readonly int $page = self::PAGE,
+        private readonly int $refillBelow = self::REFILL_BELOW,
     ) {
         $this->outcomes = new Outcomes();
         $this->backlog = new Backlog();
@@ -78,10 +85,10 @@ final class Deliverer
     public function launchDue(float $now): void
     {
         $this->startWaiting();
-        if ($now < $this->nextLook || $this->backlog->count() >= self::REFILL_BELOW) {
+        if ($now < $this->nextLook || $this->backlog->count() >= $this->refillBelow) {
             return;
         }
-        $page = self::PAGE - $this->backlog->count();
+        $page = $this->page - $this->backlog->count();
         $due = $this->spool->due($now, $page, $this->backlog->ids() + array_fill_keys(array_keys($this->busy), true));
         $kept = 0;
         foreach ($due as $request) {
@@ -94,6 +101,12 @@ final class Deliverer
         // the backlog has drained below REFILL_BELOW.
         $this->nextLook = ($kept < \count($due) || \count($due) >= $page) ? 0.0 : $this->nextWake($now);
         $this->startWaiting();
+    }
+
+    /** @return list<int> ids taken from the spool that wait in memory, not started */
+    public function waiting(): array
+    {
+        return array_keys($this->backlog->ids());
     }
 
     /** Outcomes gathered since the last successful commit; the caller commits them. */
@@ -133,7 +146,7 @@ final class Deliverer
     {
         $this->backlog->drain(
             $this->maxInFlight - \count($this->busy),
-            fn(string $origin): bool => ($this->perOrigin[$origin] ?? 0) < $this->maxPerHost,
+            fn(string $origin): bool => ($this->perOrigin[$origin] ?? 0) < $this->maxPerHost && $this->spool->mayStart($origin, $this->maxPerHost),
             $this->start(...),
         );
     }
@@ -168,6 +181,7 @@ final class Deliverer
         if (--$this->perOrigin[$origin] === 0) {
             unset($this->perOrigin[$origin]);
         }
+        $this->spool->settled($origin);
         $attempts = $request->attempts + 1;
         $context = ['id' => $request->id, 'method' => $request->method, 'uri' => $request->uri, 'attempts' => $attempts];
         match ($verdict) {

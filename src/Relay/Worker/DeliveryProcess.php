@@ -8,8 +8,8 @@ use Psr\Log\LoggerInterface;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Relay\MetricsFile;
 use WarmHttp\Relay\Storage\JournalPosition;
-use WarmHttp\Relay\Storage\Spool;
 use WarmHttp\Relay\Storage\SpooledRequest;
+use WarmHttp\Relay\Storage\SpoolStore;
 use WarmHttp\Relay\Storage\SpoolUnavailable;
 
 /**
@@ -83,10 +83,18 @@ final class DeliveryProcess
 
     private JournalPosition $position;
 
+    /** @var list<array{float, JournalPosition}> segments before the position, removed once their grace is over */
+    private array $toForget = [];
+
+    private float $gaugesAt = 0.0;
+
+    /** @var array<string, int|float> */
+    private array $gauges = [];
+
     /** @param resource $lock held for the worker's life (flock): one worker per spool */
     public function __construct(
         private readonly mixed $lock, // @phpstan-ignore property.onlyWritten (holding it keeps the lock)
-        private readonly Spool $spool,
+        private readonly SpoolStore $spool,
         private readonly JournalReader $journal,
         private readonly Deliverer $deliverer,
         private readonly MetricsFile $metrics,
@@ -115,7 +123,8 @@ final class DeliveryProcess
                 $this->failed($e);
             }
             $this->wait($pool);
-            $this->metrics->publish($this->deliverer->inFlight());
+            $this->forgetJournal();
+            $this->metrics->publish($this->deliverer->inFlight(), gauges: $this->gauges());
             if ($this->drainDeadline > 0.0 && posix_getppid() !== $this->frontPid) {
                 // Killed, not drained: leave at once; what is in flight stays spooled and is
                 // delivered again by the next worker (at least once).
@@ -125,7 +134,8 @@ final class DeliveryProcess
             }
         }
         $this->takeIn();
-        $this->metrics->publish(0, force: true);
+        $this->giveBack();
+        $this->metrics->publish(0, force: true, gauges: $this->gauges());
     }
 
     public function stop(): void
@@ -152,6 +162,7 @@ final class DeliveryProcess
             return;
         }
         $this->releaseFreePages();
+        $this->rereadPosition();
         [$requests, $to] = $this->nextBatch();
         $outcomes = $this->deliverer->outcomes();
         if ($requests === [] && $outcomes->isEmpty() && $to == $this->position) {
@@ -169,11 +180,63 @@ final class DeliveryProcess
         $this->deliverer->recorded();
         $this->rowsLeft = $this->rowsLeft || !$outcomes->isEmpty();
         if ($to->segment !== $this->position->segment) {
-            $this->journal->forget($to);
+            $this->toForget[] = [microtime(true) + $this->spool->journalGraceSeconds(), $to];
+            $this->forgetJournal();
         }
         $this->position = $to;
         if (!$this->stopping) {
             $this->deliverer->offer($stored);
+        }
+        if ($stored === [] && $requests !== []) {
+            $this->deliverer->wake(); // a shared spool took them for the fleet: look there
+        }
+    }
+
+    /**
+     * After the spool failed, its journal position is read again: a Redis that restarted
+     * without its last writes (appendfsync everysec) lost the position with them, and the
+     * records after it are taken in again from the journal (at least once).
+     */
+    private function rereadPosition(): void
+    {
+        if ($this->failures === 0) {
+            return;
+        }
+        try {
+            $this->position = $this->spool->journalPosition();
+        } catch (\PDOException|SpoolUnavailable) {
+            // still failing: the commit that follows says so and backs off
+        }
+    }
+
+    /** Journal segments the spool has taken in, removed once the spool's grace is over. */
+    private function forgetJournal(): void
+    {
+        $now = microtime(true);
+        while ($this->toForget !== [] && $this->toForget[0][0] <= $now) {
+            $this->journal->forget(array_shift($this->toForget)[1]);
+        }
+    }
+
+    /** @return array<string, int|float> the spool's gauges, asked at most twice a second */
+    private function gauges(): array
+    {
+        $now = microtime(true);
+        if ($now - $this->gaugesAt >= 0.5) {
+            $this->gaugesAt = $now;
+            $this->gauges = $this->spool->gauges($this->deliverer->inFlight(), $this->journal->bytesAfter($this->position));
+        }
+
+        return $this->gauges;
+    }
+
+    /** Stopping: what waits in memory goes back to the spool for the others. */
+    private function giveBack(): void
+    {
+        try {
+            $this->spool->giveBack($this->deliverer->waiting());
+        } catch (\PDOException|SpoolUnavailable $e) {
+            $this->logger->warning('Could not give waiting requests back; another relay takes them after the claim timeout', ['error' => $e->getMessage()]);
         }
     }
 

@@ -1,0 +1,59 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\Storage\Redis;
+
+/**
+ * The spool's Lua scripts: each runs atomically in Redis, so two relays never move the same
+ * retry twice, never both take the last delivery slot of a destination, and a dead letter is
+ * requeued once however many hosts ask.
+ *
+ * @internal
+ */
+final class RedisScripts
+{
+    /**
+     * KEYS: due, stream. ARGV: now (the worker clock, started from Redis TIME), most to move.
+     * Retries whose time has come go into the stream, where any relay's consumer takes them.
+     */
+    public const PROMOTE = <<<'LUA'
+        local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+        for _, id in ipairs(ids) do
+            redis.call('ZREM', KEYS[1], id)
+            redis.call('XADD', KEYS[2], '*', 'id', id)
+        end
+        return #ids
+        LUA;
+
+    /**
+     * KEYS: lease:<origin>. ARGV: lease milliseconds, cap, member. A lease expires by itself
+     * when the relay holding it dies, so a killed relay does not keep its slots.
+     */
+    public const LEASE = <<<'LUA'
+        local t = redis.call('TIME')
+        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+        if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+            return 0
+        end
+        redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[3])
+        redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
+        return 1
+        LUA;
+
+    /**
+     * KEYS: dead, stream, request hash. ARGV: id. Back in the stream with a fresh attempt count
+     * and age (Redis TIME); the Idempotency-Key stays. 0: not a dead letter.
+     */
+    public const REQUEUE = <<<'LUA'
+        if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then
+            return 0
+        end
+        local t = redis.call('TIME')
+        redis.call('HSET', KEYS[3], 'a', 0, 'c', tonumber(t[1]) + tonumber(t[2]) / 1000000)
+        redis.call('HDEL', KEYS[3], 'f')
+        redis.call('XADD', KEYS[2], '*', 'id', ARGV[1])
+        return 1
+        LUA;
+}

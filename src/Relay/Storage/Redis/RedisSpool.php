@@ -1,0 +1,333 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Relay\Storage\Redis;
+
+use WarmHttp\Relay\Metrics;
+use WarmHttp\Relay\Storage\JournalPosition;
+use WarmHttp\Relay\Storage\RequestBytes;
+use WarmHttp\Relay\Storage\SpooledRequest;
+use WarmHttp\Relay\Storage\SpoolStore;
+use WarmHttp\Relay\Storage\SpoolUnavailable;
+use WarmHttp\Relay\Worker\Outcomes;
+
+/**
+ * A spool in Redis shared by every relay of a fleet (RedisKeys lists the keys). Each relay's
+ * worker forwards its local journal into the stream (commit), takes due requests through the
+ * consumer group (due), and acknowledges an entry only in the transaction that records its
+ * outcome. Entries a dead worker held are claimed by the others once idle for `claimAfter`
+ * (XAUTOCLAIM); a live worker keeps its own fresh (XCLAIM, JUSTID) while it holds them.
+ *
+ * @internal
+ */
+final class RedisSpool implements SpoolStore
+{
+    /** How often an idle worker looks at the stream: new requests of other relays, due retries. */
+    private const LOOK_SECONDS = 0.02;
+
+    /** Segments stay this long after being forwarded: Redis with appendfsync everysec may lose ~1-2 s. */
+    private const JOURNAL_GRACE_SECONDS = 10.0;
+
+    private const FIELDS = ['m', 'u', 'h', 'b', 'k', 'a', 'c'];
+
+    /** @var array<int, string> request id => its stream entry, taken by this worker and not acknowledged */
+    private array $entries = [];
+
+    /** @var array<string, list<string>> origin => leases held */
+    private array $leases = [];
+
+    /** @var array<string, list<string>> origin => leases to release with the next commit */
+    private array $releases = [];
+
+    private int $leaseSeq = 0;
+
+    private float $heartbeatAt = 0.0;
+
+    private float $claimedAt = 0.0;
+
+    public readonly string $consumer;
+
+    public function __construct(
+        private readonly RedisConnection $connection,
+        private readonly RedisKeys $keys,
+        private readonly string $relayId,
+        private readonly float $claimAfterSeconds,
+        private readonly float $leaseSeconds,
+        private readonly Metrics $metrics,
+    ) {
+        $this->consumer = $relayId . ':' . getmypid();
+    }
+
+    public function commit(array $entries, ?Outcomes $outcomes = null, ?JournalPosition $taken = null, ?float $clock = null): array
+    {
+        $this->connection->run(function (\Redis $redis) use ($entries, $outcomes, $taken): void {
+            $this->heartbeat($redis);
+            $first = $entries === [] ? 0 : (int) $redis->incrBy($this->keys->seq, \count($entries)) - \count($entries) + 1;
+            $tx = $redis->multi(\Redis::MULTI);
+            foreach ($entries as $i => $entry) {
+                $this->forward($tx, $first + $i, $entry);
+            }
+            if ($outcomes !== null && !$outcomes->isEmpty()) {
+                $this->record($tx, $outcomes);
+            }
+            foreach ($this->releases as $origin => $members) {
+                $tx->zRem($this->keys->lease($origin), ...$members);
+            }
+            if ($taken !== null) {
+                $tx->hSet($this->keys->journal, $this->relayId, $taken->segment . ':' . $taken->offset);
+            }
+            if ($tx->exec() === false) {
+                RedisConnection::check($redis);
+
+                throw new \RedisException('the transaction was aborted');
+            }
+        });
+        $this->releases = [];
+        $this->metrics->add('forwarded_total', \count($entries));
+        foreach ($outcomes === null ? [] : [...$outcomes->delivered, ...array_keys($outcomes->retries), ...array_keys($outcomes->dead)] as $id) {
+            unset($this->entries[$id]);
+        }
+
+        return []; // the fleet takes them through the consumer group
+    }
+
+    public function due(float $now, int $limit, array $skip, int $maxBytes = 32 * 1048576): array
+    {
+        return $this->connection->run(function (\Redis $redis) use ($now, $limit, $skip): array {
+            $this->heartbeat($redis);
+            RedisConnection::script($redis, RedisScripts::PROMOTE, [$this->keys->due, $this->keys->stream], [$now, $limit]);
+
+            return $this->load($redis, $this->claim($redis, $limit) + $this->read($redis, $limit), $skip);
+        });
+    }
+
+    public function nextDueAfter(float $now): float
+    {
+        return $now + self::LOOK_SECONDS;
+    }
+
+    public function journalPosition(): JournalPosition
+    {
+        $at = $this->connection->run(fn(\Redis $redis): mixed => $redis->hGet($this->keys->journal, $this->relayId));
+        [$segment, $offset] = \is_string($at) ? explode(':', $at) + ['0', '0'] : ['0', '0'];
+
+        return new JournalPosition((int) $segment, (int) $offset);
+    }
+
+    /** Redis's own clock, seconds: every relay's worker starts its SpoolClock from it, so due times agree. */
+    public function serverTime(): float
+    {
+        /** @var array{string, string} $time */
+        $time = $this->connection->run(static fn(\Redis $redis): mixed => $redis->time());
+
+        return (int) $time[0] + (int) $time[1] / 1e6;
+    }
+
+    public function checkpoint(): bool
+    {
+        return true;
+    }
+
+    public function room(): ?int
+    {
+        return null;
+    }
+
+    public function releaseFreePages(int $minPages = 64): void {}
+
+    public function mayStart(string $origin, int $cap): bool
+    {
+        $member = $this->consumer . ':' . ++$this->leaseSeq;
+        $granted = $this->connection->run(fn(\Redis $redis): mixed => RedisConnection::script($redis, RedisScripts::LEASE, [$this->keys->lease($origin)], [(int) ($this->leaseSeconds * 1000), $cap, $member]));
+        if ($granted !== 1) {
+            return false;
+        }
+        $this->leases[$origin][] = $member;
+
+        return true;
+    }
+
+    public function settled(string $origin): void
+    {
+        $member = array_pop($this->leases[$origin]);
+        if ($member !== null) {
+            $this->releases[$origin][] = $member;
+        }
+    }
+
+    public function giveBack(array $ids): void
+    {
+        $held = array_intersect_key($this->entries, array_flip($ids));
+        if ($held === []) {
+            return;
+        }
+        $this->connection->run(function (\Redis $redis) use ($held): void {
+            $tx = $redis->multi(\Redis::MULTI);
+            foreach ($held as $id => $entry) {
+                $tx->xAck($this->keys->stream, RedisKeys::GROUP, [$entry]);
+                $tx->xDel($this->keys->stream, [$entry]);
+                $tx->xAdd($this->keys->stream, '*', ['id' => (string) $id]);
+            }
+            $tx->exec();
+        });
+        $this->entries = array_diff_key($this->entries, $held);
+    }
+
+    public function journalGraceSeconds(): float
+    {
+        return self::JOURNAL_GRACE_SECONDS;
+    }
+
+    public function gauges(int $inFlight, int $journalLagBytes): array
+    {
+        try {
+            return (new RedisGauges($this->keys))->read($this->connection, $this->relayId, $inFlight, $journalLagBytes);
+        } catch (SpoolUnavailable) {
+            return ['redis_up' => 0, 'forwarder_lag_bytes' => $journalLagBytes];
+        }
+    }
+
+    private function forward(\Redis $tx, int $id, SpooledRequest $entry): void
+    {
+        $tx->hMSet($this->keys->request($id), [
+            'm' => $entry->method, 'u' => $entry->uri, 'h' => RequestBytes::encodeHeaders($entry->headers), 'b' => $entry->body,
+            'k' => $entry->idempotencyKey, 'a' => 0, 'c' => $entry->createdAt,
+        ]);
+        $tx->xAdd($this->keys->stream, '*', ['id' => (string) $id]);
+    }
+
+    private function record(\Redis $tx, Outcomes $outcomes): void
+    {
+        foreach ($outcomes->delivered as $id) {
+            $tx->del($this->keys->request($id));
+        }
+        foreach ($outcomes->retries as $id => [$at, $attempts, $error]) {
+            $tx->hMSet($this->keys->request($id), ['a' => $attempts, 'e' => $error]);
+            $tx->zAdd($this->keys->due, $at, (string) $id);
+        }
+        foreach ($outcomes->dead as $id => [$attempts, $error]) {
+            $tx->hMSet($this->keys->request($id), ['a' => $attempts, 'e' => $error, 'f' => microtime(true)]);
+            $tx->zAdd($this->keys->dead, $id, (string) $id);
+        }
+        $done = array_values(array_intersect_key($this->entries, array_flip([...$outcomes->delivered, ...array_keys($outcomes->retries), ...array_keys($outcomes->dead)])));
+        if ($done !== []) {
+            $tx->xAck($this->keys->stream, RedisKeys::GROUP, $done);
+            $tx->xDel($this->keys->stream, $done);
+        }
+        $tx->hIncrBy($this->keys->stats, 'delivered', \count($outcomes->delivered));
+        $tx->hIncrBy($this->keys->stats, 'dead_lettered', \count($outcomes->dead));
+    }
+
+    /** @return array<string, int> stream entry => request id, new for this consumer */
+    private function read(\Redis $redis, int $limit): array
+    {
+        $read = $redis->xReadGroup(RedisKeys::GROUP, $this->consumer, [$this->keys->stream => '>'], $limit);
+        if ($read === false && str_contains((string) $redis->getLastError(), 'NOGROUP')) {
+            $redis->clearLastError();
+            $this->keys->ensureGroup($redis); // a Redis that came back empty
+
+            return [];
+        }
+        RedisConnection::check($redis);
+        $found = [];
+        $entries = \is_array($read) ? ($read[$this->keys->stream] ?? []) : [];
+        foreach (\is_array($entries) ? $entries : [] as $entry => $fields) {
+            $found[(string) $entry] = RedisConnection::int(\is_array($fields) ? ($fields['id'] ?? 0) : 0);
+        }
+
+        return $found;
+    }
+
+    /**
+     * Entries another worker took and left idle past claimAfter (it was killed, or its host is
+     * gone): this worker takes them over. Looked for four times per claimAfter.
+     *
+     * @return array<string, int>
+     */
+    private function claim(\Redis $redis, int $limit): array
+    {
+        $now = microtime(true);
+        if ($now - $this->claimedAt < $this->claimAfterSeconds / 4) {
+            return [];
+        }
+        $this->claimedAt = $now;
+        $claimed = $redis->rawCommand('XAUTOCLAIM', $this->keys->stream, RedisKeys::GROUP, $this->consumer, (string) (int) ($this->claimAfterSeconds * 1000), '0-0', 'COUNT', (string) $limit);
+        RedisConnection::check($redis);
+        $found = [];
+        foreach (\is_array($claimed) && \is_array($claimed[1] ?? null) ? $claimed[1] : [] as $entry) {
+            if (\is_array($entry) && \is_array($entry[1] ?? null) && ($entry[1][0] ?? null) === 'id') {
+                $found[RedisConnection::text($entry[0])] = RedisConnection::int($entry[1][1] ?? 0);
+            }
+        }
+        $this->metrics->add('claimed_total', \count($found));
+
+        return $found;
+    }
+
+    /**
+     * This worker's entries, in flight or waiting in memory, made fresh again (XCLAIM to itself,
+     * JUSTID): a delivery longer than claimAfter is not taken over while this worker lives.
+     */
+    private function heartbeat(\Redis $redis): void
+    {
+        $now = microtime(true);
+        if ($this->entries === [] || $now - $this->heartbeatAt < $this->claimAfterSeconds / 3) {
+            return;
+        }
+        $this->heartbeatAt = $now;
+        $redis->xClaim($this->keys->stream, RedisKeys::GROUP, $this->consumer, 0, array_values($this->entries), ['JUSTID']);
+        RedisConnection::check($redis);
+    }
+
+    /**
+     * The requests behind the entries. An entry whose request is gone (delivered by another
+     * worker that took it over) or already held here is acknowledged and dropped.
+     *
+     * @param array<string, int> $found
+     * @param array<int, true>   $skip
+     *
+     * @return list<SpooledRequest>
+     */
+    private function load(\Redis $redis, array $found, array $skip): array
+    {
+        if ($found === []) {
+            return [];
+        }
+        $pipe = $redis->multi(\Redis::PIPELINE);
+        foreach ($found as $id) {
+            $pipe->hMGet($this->keys->request($id), self::FIELDS);
+        }
+        $rows = $pipe->exec();
+        $requests = [];
+        $stale = [];
+        foreach (array_keys($found) as $i => $entry) {
+            $id = $found[$entry];
+            $row = \is_array($rows) ? ($rows[$i] ?? null) : null;
+            if (($this->entries[$id] ?? null) === $entry) {
+                continue; // this worker's own, taken back by XAUTOCLAIM before its heartbeat: still held
+            }
+            if (!\is_array($row) || !\is_string($row['m'] ?? null) || isset($skip[$id]) || isset($this->entries[$id])) {
+                $stale[] = $entry;
+
+                continue;
+            }
+            $this->entries[$id] = $entry;
+            $requests[] = self::hydrate($id, $row);
+        }
+        if ($stale !== []) {
+            $redis->xAck($this->keys->stream, RedisKeys::GROUP, $stale);
+            $redis->xDel($this->keys->stream, $stale);
+        }
+
+        return $requests;
+    }
+
+    /** @param array<mixed> $row */
+    private static function hydrate(int $id, array $row): SpooledRequest
+    {
+        $text = static fn(string $field): string => \is_string($row[$field] ?? null) ? $row[$field] : '';
+
+        return new SpooledRequest($id, $text('m'), $text('u'), RequestBytes::decodeHeaders($text('h')), $text('b'), $text('k'), (int) $text('a'), (float) $text('c'));
+    }
+}
