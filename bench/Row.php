@@ -49,6 +49,39 @@ final readonly class Row
         return new self($group, $scenario->name(), $scenario->label(), self::FAILED, $reason);
     }
 
+    /** @param array<mixed> $row one row of bench.json (toArray()) */
+    public static function fromArray(array $row): self
+    {
+        $string = static fn(string $key): ?string => \is_scalar($row[$key] ?? null) ? (string) $row[$key] : null;
+        $float = static fn(string $key): ?float => is_numeric($row[$key] ?? null) ? (float) $row[$key] : null;
+        $int = static fn(string $key): ?int => is_numeric($row[$key] ?? null) ? (int) $row[$key] : null;
+        $extra = [];
+        foreach (\is_array($row['extra'] ?? null) ? $row['extra'] : [] as $key => $value) {
+            if (\is_string($key) && (\is_int($value) || \is_float($value) || \is_string($value))) {
+                $extra[$key] = $value;
+            }
+        }
+
+        return new self(
+            (string) $string('group'),
+            (string) $string('name'),
+            (string) $string('label'),
+            $string('status') ?? self::FAILED,
+            $string('reason'),
+            $string('unit') ?? 'ms',
+            $float('min'),
+            $float('median'),
+            $float('max'),
+            $int('requests') ?? 0,
+            $int('connections'),
+            $int('tlsFull'),
+            $int('tlsResumed'),
+            $float('limit'),
+            $string('limitFormula'),
+            $extra,
+        );
+    }
+
     public function id(): string
     {
         return $this->group . '/' . $this->name;

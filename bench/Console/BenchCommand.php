@@ -58,11 +58,18 @@ final class BenchCommand extends Command
             ->addOption('cafile', null, InputOption::VALUE_REQUIRED, 'CA bundle for --url')
             ->addOption('insecure', null, InputOption::VALUE_NONE, 'Do not verify the --url certificate')
             ->addOption('only', null, InputOption::VALUE_REQUIRED, 'Comma-separated patterns on group/name, e.g. "seq/*,cpu/warmhttp"')
-            ->addOption('out', null, InputOption::VALUE_REQUIRED, 'Directory for bench.json, bench.md and bench.svg', 'build/bench');
+            ->addOption('out', null, InputOption::VALUE_REQUIRED, 'Directory for bench.json, bench.md and bench.svg', 'build/bench')
+            ->addOption('render', null, InputOption::VALUE_REQUIRED, 'Measure nothing: draw bench.md and bench.svg again from this bench.json (into its directory, or --out)');
     }
 
     protected function execute(InputInterface $input, OutputInterface $output): int
     {
+        $render = $input->getOption('render');
+        if (\is_string($render)) {
+            $out = $input->getOption('out');
+
+            return $this->render($render, $input->hasParameterOption('--out', true) && \is_string($out) ? $out : \dirname($render), $output);
+        }
         try {
             $config = $this->config($input);
         } catch (BenchException $e) {
@@ -89,6 +96,27 @@ final class BenchCommand extends Command
         $this->save($report, $config->outDir, $output);
 
         return array_filter($rows, static fn($row): bool => $row->status === 'failed') === [] ? Command::SUCCESS : Command::FAILURE;
+    }
+
+    /** The chart and the Markdown of a finished run, drawn again by this code (e.g. after a chart change). */
+    private function render(string $jsonFile, string $dir, OutputInterface $output): int
+    {
+        $json = @file_get_contents($jsonFile);
+        $data = \is_string($json) ? json_decode($json, true) : null;
+        if (!\is_array($data) || !\is_array($data['rows'] ?? null)) {
+            $output->writeln(\sprintf('<error>--render: "%s" is not a bench.json.</error>', $jsonFile));
+
+            return Command::INVALID;
+        }
+        $report = Report::fromArray($data);
+        if (!is_dir($dir) && !@mkdir($dir, 0o777, true) && !is_dir($dir)) {
+            throw new BenchException(\sprintf('--out: cannot create directory "%s".', $dir));
+        }
+        file_put_contents($dir . '/bench.svg', SvgChart::render($report));
+        file_put_contents($dir . '/bench.md', MarkdownReport::render($report, 'bench.svg'));
+        $output->writeln(\sprintf('Wrote %s/bench.md and bench.svg from %s.', $dir, $jsonFile));
+
+        return Command::SUCCESS;
     }
 
     private function config(InputInterface $input): BenchConfig
@@ -164,12 +192,26 @@ final class BenchCommand extends Command
             'date' => date(\DATE_ATOM),
             'machine' => \sprintf('%s cores, %s, PHP %s, libcurl %s %s', self::cores(), php_uname('m'), \PHP_VERSION, $curl['version'] ?? '?', $curl['ssl_version'] ?? ''),
             'command' => 'bin/warmhttp ' . $input,
+            'commit' => self::commit(),
             'target' => $targets->describe(),
             'network' => $targets->network()->toArray(),
             'config' => $config->toArray(),
             'loadBefore' => implode(' ', array_map(static fn(float $l): string => \sprintf('%.2f', $l), \array_slice($loadBefore, 0, 3))),
             'loadAfter' => implode(' ', array_map(static fn(float $l): string => \sprintf('%.2f', $l), \array_slice(sys_getloadavg() ?: [], 0, 3))),
         ];
+    }
+
+    /** The checkout's commit, "+changes" when the working tree differs from it; '' outside git. */
+    private static function commit(): string
+    {
+        $dir = escapeshellarg(\dirname(__DIR__, 2));
+        $commit = trim((string) @shell_exec('git -C ' . $dir . ' rev-parse --short HEAD 2>/dev/null'));
+        if ($commit === '') {
+            return '';
+        }
+        $changed = trim((string) @shell_exec('git -C ' . $dir . ' status --porcelain --untracked-files=no 2>/dev/null'));
+
+        return $commit . ($changed === '' ? '' : ' +changes');
     }
 
     private static function cores(): string

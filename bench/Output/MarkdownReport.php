@@ -20,6 +20,7 @@ final class MarkdownReport
             '# WarmHttp bench results',
             '',
             \sprintf('- date: %s; machine: %s', self::scalar($meta['date'] ?? ''), self::scalar($meta['machine'] ?? '')),
+            \sprintf('- commit: %s', self::scalar($meta['commit'] ?? 'not recorded')),
             \sprintf('- command: `%s`', self::scalar($meta['command'] ?? '')),
             \sprintf('- target: %s', self::scalar($meta['target'] ?? '')),
             \sprintf('- load average before / after: %s / %s', self::scalar($meta['loadBefore'] ?? ''), self::scalar($meta['loadAfter'] ?? '')),

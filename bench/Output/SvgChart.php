@@ -4,41 +4,44 @@ declare(strict_types=1);
 
 namespace WarmHttp\Bench\Output;
 
-use WarmHttp\Bench\Goals;
+use WarmHttp\Bench\Goal;
 use WarmHttp\Bench\Report;
 use WarmHttp\Bench\Row;
 
 /**
- * The chart a person reads instead of the table: per scenario, a bar of its median time over
- * the physical limit on a log scale (so 1.05× and 3× both read), the min–max as a whisker;
- * rows without a limit (CPU µs per request, the relay's µs per call, deliveries/s, requests per
- * minute) as their value on a linear scale. Plain SVG: no GD, renders on GitHub.
+ * The chart a person reads instead of the tables. On top: where it ran (RTT, machine, commit)
+ * and every goal, met or missed. Below, one panel per group and unit: each row's median as a
+ * bar from zero on one linear scale for the whole panel (so a longer bar is a slower row, or
+ * for rates a faster one), min–max as a whisker, and the row's physical limit as a black mark.
+ * Plain SVG: no GD, renders on GitHub.
  *
  * @internal bench tooling
  */
 final class SvgChart
 {
-    private const WIDTH = 1060;
-    private const LABEL_WIDTH = 400;
-    private const BAR_WIDTH = 420;
+    private const WIDTH = 1200;
+    /** Labels end here (right-aligned); the bars start a little after. */
+    private const LABEL_RIGHT = 430;
+    private const BAR_LEFT = 440;
+    private const BAR_WIDTH = 430;
     private const ROW = 22;
-    private const HEADING = 34;
-    private const GREEN_WITHOUT_GOAL = 1.1;
-    private const AMBER_UP_TO = 1.5;
+    /** Average width of a character of the 11 px value text, to cut notes at the edge. */
+    private const CHAR_PX = 6.1;
+    private const OURS = '#1565c0';
+    private const OTHERS = '#9eacb4';
+    private const MET = '#2e7d32';
+    private const MISSED = '#c62828';
+    private const NOT_JUDGED = '#9e9e9e';
 
-    private int $y = 62;
+    private int $y = 0;
     /** @var list<string> */
     private array $parts = [];
 
-    private function __construct(private readonly float $maxRatio) {}
-
     public static function render(Report $report): string
     {
-        $ratios = array_filter(array_map(static fn(Row $r): ?float => $r->ratio(), $report->rows));
-        $chart = new self(max(4.0, ...($ratios ?: [1.0])));
-        $chart->text(10, 20, 'WarmHttp bench: time over the physical limit (1× = as fast as the network allows; log scale)', 'title');
-        $chart->text(10, 36, 'bar = median of the repeats, whisker = min–max, dashed line = the limit. Rows without a limit (CPU µs per request, relay): their value, linear.', 'note');
-        $chart->text(10, 50, 'green: within the group\'s goal (sequential 1.05×, parallel 1.3×, relay sync 1 RTT + 0.3 ms; 1.1× for a group without one), amber ≤ 1.5×, red above.', 'note');
+        $chart = new self();
+        $chart->header($report->meta);
+        $chart->goals($report->goals);
         foreach ($report->byGroup() as $group => $rows) {
             $chart->group($report->titles[$group] ?? $group, $rows);
         }
@@ -46,20 +49,72 @@ final class SvgChart
         return $chart->document();
     }
 
+    /** @param array<string, mixed> $meta */
+    private function header(array $meta): void
+    {
+        $this->y = 22;
+        $this->text(10, $this->y, 'WarmHttp benchmark: what each way of making HTTP calls from PHP costs', 'title');
+        foreach (ChartMeta::lines($meta) as $line) {
+            $this->y += 16;
+            $this->text(10, $this->y, $line, 'meta');
+        }
+        $this->y += 20;
+        $this->legend($this->y);
+    }
+
+    private function legend(int $y): void
+    {
+        $x = 10.0;
+        $x = $this->legendItem($x, $y, \sprintf('<rect x="%%.1f" y="%d" width="14" height="10" fill="%s"/>', $y - 9, self::OURS), 'WarmHttp');
+        $x = $this->legendItem($x, $y, \sprintf('<rect x="%%.1f" y="%d" width="14" height="10" fill="%s"/>', $y - 9, self::OTHERS), 'everything else');
+        $x = $this->legendItem($x, $y, \sprintf('<line x1="%%1$.1f" x2="%%1$.1f" y1="%d" y2="%d" class="limit"/>', $y - 12, $y + 3), 'the row\'s physical limit: the least time this network allows');
+        $this->text($x, $y, 'Bars start at zero, one scale per panel. Whisker: min–max of the repeats (per-call latencies: fastest call to p99).', 'note');
+    }
+
+    private function legendItem(float $x, int $y, string $mark, string $text): float
+    {
+        $this->parts[] = \sprintf($mark, $x);
+        $this->text($x + 18, $y, $text, 'note');
+
+        return $x + 18 + self::CHAR_PX * mb_strlen($text) + 22;
+    }
+
+    /** @param list<Goal> $goals */
+    private function goals(array $goals): void
+    {
+        if ($goals === []) {
+            return;
+        }
+        $met = \count(array_filter($goals, static fn(Goal $g): bool => $g->met === true));
+        $this->y += 30;
+        $this->text(10, $this->y, \sprintf('Goals: %d of %d met', $met, \count($goals)), 'heading');
+        foreach ($goals as $goal) {
+            $this->y += 19;
+            [$word, $color] = match ($goal->met) {
+                true => ['MET', self::MET],
+                false => ['MISSED', self::MISSED],
+                null => ['NOT RUN', self::NOT_JUDGED],
+            };
+            $this->parts[] = \sprintf('<rect x="10" y="%d" width="62" height="15" rx="3" fill="%s"/>', $this->y - 12, $color);
+            $this->text(41, $this->y, $word, 'badge');
+            $this->text(80, $this->y, $goal->goal, 'goal');
+            $this->fitted(80 + self::CHAR_PX * 1.05 * mb_strlen($goal->goal) + 10, $this->y, $goal->measured, 'note');
+        }
+    }
+
     /** @param list<Row> $rows */
     private function group(string $title, array $rows): void
     {
-        $this->y += 10;
-        $this->text(10, $this->y + 14, $title, 'heading');
-        $this->y += self::HEADING - 10;
-        foreach (self::segments($rows) as $i => $segment) {
-            $this->segment($segment, $i > 0);
+        $this->y += 34;
+        $this->text(10, $this->y, $title, 'heading');
+        foreach (self::segments($rows) as $segment) {
+            $this->panel($segment);
         }
     }
 
     /**
-     * Consecutive rows of one unit share a scale: the relay group mixes µs per call,
-     * deliveries/s, ms against a limit and requests per minute.
+     * One scale per unit: the relay group has µs per call, deliveries/s, ms and requests per
+     * minute, each its own panel.
      *
      * @param list<Row> $rows
      *
@@ -79,90 +134,75 @@ final class SvgChart
         return $current === [] ? $segments : [...$segments, $current];
     }
 
-    /**
-     * Rows with a limit: time over the limit, log scale. Others: their value, linear.
-     *
-     * @param non-empty-list<Row> $rows
-     */
-    private function segment(array $rows, bool $gap): void
+    /** @param non-empty-list<Row> $rows one unit */
+    private function panel(array $rows): void
     {
-        $againstLimit = array_filter($rows, static fn(Row $r): bool => $r->ratio() !== null) !== [];
-        if ($gap) {
-            $this->y += $againstLimit ? 14 : 6; // room for the axis labels above the bars
+        $scale = ChartScale::for($rows);
+        $this->y += 18;
+        $this->text(self::LABEL_RIGHT, $this->y, Units::describe($rows[0]->unit), 'unit');
+        $this->y += 14;
+        $top = $this->y;
+        $bottom = $top + \count($rows) * self::ROW;
+        foreach ($scale->ticks() as $tick) {
+            $x = $this->x($scale->fraction($tick));
+            $this->parts[] = \sprintf('<line x1="%1$.1f" x2="%1$.1f" y1="%2$d" y2="%3$d" class="grid"/>', $x, $top, $bottom);
+            $this->text($x, $top - 2, Units::number($tick), 'tick');
         }
-        if ($againstLimit) {
-            $this->axis(\count($rows));
-        }
-        $max = max(1.0, ...array_map(static fn(Row $r): float => $r->max ?? $r->median ?? 0.0, $rows));
         foreach ($rows as $row) {
-            $this->text(self::LABEL_WIDTH - 8, $this->y + 15, $row->label, str_starts_with($row->name, 'warmhttp') ? 'label ours' : 'label');
-            if (!$row->ok()) {
-                $this->text(self::LABEL_WIDTH + 4, $this->y + 15, $row->status . ': ' . $row->reason, 'note');
-            } elseif ($row->ratio() !== null) {
-                $this->ratioBar($row);
-            } else {
-                $this->valueBar($row, $max);
-            }
+            $this->row($row, $scale);
             $this->y += self::ROW;
         }
     }
 
-    private function ratioBar(Row $row): void
+    private function row(Row $row, ChartScale $scale): void
     {
-        $ratio = (float) $row->ratio();
-        $end = $this->x($ratio);
-        $color = self::color($ratio, Goals::ratioTarget($row));
-        $this->parts[] = \sprintf('<rect x="%d" y="%d" width="%.1f" height="14" fill="%s"/>', self::LABEL_WIDTH, $this->y + 4, max(1.0, $end - self::LABEL_WIDTH), $color);
-        $whiskerEnd = $this->x((float) $row->max / (float) $row->limit);
-        $this->whisker($this->x((float) $row->min / (float) $row->limit), $whiskerEnd);
-        $this->text(max($end, $whiskerEnd) + 6, $this->y + 15, \sprintf('%.2f× · %s ms · %s conn', $ratio, Cells::number($row->median), $row->connections ?? '?'), 'value');
-    }
+        $ours = str_starts_with($row->name, 'warmhttp');
+        $this->fitted(self::LABEL_RIGHT, $this->y + 15, $row->label, $ours ? 'label ours' : 'label', self::LABEL_RIGHT - 10);
+        if (!$row->ok() || $row->median === null) {
+            $this->fitted(self::BAR_LEFT, $this->y + 15, $row->status . ': ' . $row->reason, 'note');
 
-    /** Green within the group's own goal (1.1× where it has none), amber up to 1.5×, red above. */
-    private static function color(float $ratio, ?float $goal): string
-    {
-        $green = $goal ?? self::GREEN_WITHOUT_GOAL;
-
-        return $ratio <= $green ? '#2e7d32' : ($ratio <= max(self::AMBER_UP_TO, $green) ? '#f9a825' : '#c62828');
-    }
-
-    private function valueBar(Row $row, float $max): void
-    {
-        // The longest value bar takes 60% of the width: its text (value · note) needs the rest.
-        $scale = static fn(?float $value): float => self::LABEL_WIDTH + 0.6 * self::BAR_WIDTH * (float) $value / $max;
-        $end = $scale($row->median);
-        $this->parts[] = \sprintf('<rect x="%d" y="%d" width="%.1f" height="14" fill="%s"/>', self::LABEL_WIDTH, $this->y + 4, max(1.0, $end - self::LABEL_WIDTH), str_starts_with($row->name, 'warmhttp') ? '#1565c0' : '#78909c');
-        $this->whisker($scale($row->min), $scale($row->max));
-        $note = $row->ratio() === null ? Cells::note($row) : '';
-        $this->text(max($end, $scale($row->max)) + 6, $this->y + 15, Cells::value($row) . ($note === '' ? '' : ' · ' . $note), 'value');
-    }
-
-    private function whisker(float $from, float $to): void
-    {
-        $this->parts[] = \sprintf('<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" class="whisker"/>', $from, $to, $this->y + 11, $this->y + 11);
-    }
-
-    private function axis(int $rows): void
-    {
-        $bottom = $this->y + $rows * self::ROW;
-        foreach ([1, 1.05, 1.3, 2, 3, 5, 10, 20, 50] as $tick) {
-            if ($tick <= $this->maxRatio) {
-                $x = $this->x($tick);
-                $this->parts[] = \sprintf('<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" class="%s"/>', $x, $x, $this->y, $bottom, $tick === 1 ? 'limit' : 'grid');
-                if ($tick !== 1.05) {
-                    $this->text($x, $this->y - 2, $tick . '×', 'tick');
-                }
-            }
+            return;
         }
+        $end = $this->x($scale->fraction($row->median));
+        $this->parts[] = \sprintf('<rect x="%d" y="%d" width="%.1f" height="14" fill="%s"/>', self::BAR_LEFT, $this->y + 4, max(1.5, $end - self::BAR_LEFT), $ours ? self::OURS : self::OTHERS);
+        [$low, $high] = ChartScale::whisker($row);
+        $whiskerEnd = $this->x($scale->fraction($high));
+        $this->parts[] = \sprintf('<line x1="%1$.1f" x2="%2$.1f" y1="%3$d" y2="%3$d" class="whisker"/>', $this->x($scale->fraction($low)), $whiskerEnd, $this->y + 11);
+        $limitX = self::BAR_LEFT;
+        if ($row->limit !== null) {
+            $limitX = $this->x($scale->fraction($row->limit));
+            $this->parts[] = \sprintf('<line x1="%1$.1f" x2="%1$.1f" y1="%2$d" y2="%3$d" class="limit"/>', $limitX, $this->y + 1, $this->y + 21);
+        }
+        $this->fitted(max($end, $whiskerEnd, $limitX) + 6, $this->y + 15, self::value($row), 'value');
     }
 
-    /** Log scale from 0.9× (so a row at the limit still shows a bar) to the largest ratio. */
-    private function x(float $ratio): float
+    /** "1096 ms · 1.05× its limit · 1 conn", or the value and the row's note. */
+    private static function value(Row $row): string
     {
-        $min = log(0.9);
-        $span = log($this->maxRatio * 1.05) - $min;
+        $parts = [Units::number((float) $row->median) . ' ' . Units::short($row->unit)];
+        $ratio = $row->ratio();
+        if ($ratio !== null) {
+            $parts[] = \sprintf('%.2f× its limit', $ratio);
+            $parts[] = $row->connections === null ? '' : $row->connections . ' conn';
+        }
+        $vsCurl = $row->extra['vsRawCurl'] ?? null;
+        $parts[] = is_numeric($vsCurl) ? \sprintf('%.2f× raw curl', $vsCurl) : '';
+        $note = $row->extra['note'] ?? null;
+        $parts[] = \is_string($note) ? $note : '';
 
-        return self::LABEL_WIDTH + self::BAR_WIDTH * (log(max(0.9, $ratio)) - $min) / $span;
+        return implode(' · ', array_filter($parts, static fn(string $p): bool => $p !== ''));
+    }
+
+    private function x(float $fraction): float
+    {
+        return self::BAR_LEFT + self::BAR_WIDTH * $fraction;
+    }
+
+    /** Text cut with "…" to what fits before the right edge (or in $maxWidth px). */
+    private function fitted(float $x, float $y, string $text, string $class, ?float $maxWidth = null): void
+    {
+        $chars = (int) floor(($maxWidth ?? (self::WIDTH - $x - 8)) / self::CHAR_PX);
+        $this->text($x, $y, mb_strimwidth($text, 0, max(8, $chars), '…'), $class);
     }
 
     private function text(float $x, float $y, string $text, string $class): void
@@ -172,11 +212,13 @@ final class SvgChart
 
     private function document(): string
     {
-        $height = $this->y + 20;
-        $style = '.title{font:bold 15px sans-serif}.heading{font:bold 13px sans-serif}'
+        $height = $this->y + 16;
+        $style = '.title{font:bold 17px sans-serif}.heading{font:bold 14px sans-serif}.meta{font:12px sans-serif;fill:#333}'
+            . '.unit{font:italic 11px sans-serif;fill:#444;text-anchor:end}.goal{font:12px sans-serif}'
+            . '.badge{font:bold 10px sans-serif;fill:#fff;text-anchor:middle}'
             . '.label{font:12px sans-serif;text-anchor:end}.ours{font-weight:bold}.value,.note{font:11px sans-serif}'
-            . '.note{fill:#777}.tick{font:10px sans-serif;text-anchor:middle;fill:#555}.grid{stroke:#ddd}'
-            . '.limit{stroke:#000;stroke-dasharray:3 2}.whisker{stroke:#333;stroke-width:1.5}';
+            . '.note{fill:#666}.tick{font:10px sans-serif;text-anchor:middle;fill:#555}.grid{stroke:#e4e4e4}'
+            . '.limit{stroke:#000;stroke-width:2.5}.whisker{stroke:#333;stroke-width:1.2}';
 
         return \sprintf('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %1$d %2$d">', self::WIDTH, $height)
             . \sprintf('<style>%s</style><rect width="100%%" height="100%%" fill="#fff"/>', $style)

@@ -48,6 +48,11 @@ final class BenchCommandTest extends TestCase
         self::assertCount(9, $report['goals']);
         self::assertStringStartsWith('<svg', (string) file_get_contents($this->out . '/bench.svg'));
         self::assertStringContainsString('| WarmHttp Client, sendRequest() |', (string) file_get_contents($this->out . '/bench.md'));
+
+        $svg = (string) file_get_contents($this->out . '/bench.svg');
+        unlink($this->out . '/bench.svg');
+        self::assertSame(0, (new CommandTester(new BenchCommand()))->execute(['--render' => $this->out . '/bench.json']));
+        self::assertSame($svg, file_get_contents($this->out . '/bench.svg'), '--render draws the same chart from the JSON');
     }
 
     public function testOnlySelectsRowsAndBadOptionsAreRefused(): void
@@ -94,6 +99,7 @@ final class BenchCommandTest extends TestCase
             'relay/warmhttp-dispatch', 'relay/warmhttp-dispatch-full', 'relay/exec-curl', 'relay/blocking-cold-post',
             'relay/warmhttp-throughput', 'relay/warmhttp-sync-first-call', 'relay/cold-first-call',
             'relay/fpm-blocking', 'relay/warmhttp-fpm-dispatch',
+            'relay/node-forwarder', 'relay/node-forwarder-throughput', 'relay/node-fpm-forwarder',
         ];
     }
 }

@@ -68,7 +68,7 @@ final class RelayRowsTest extends TestCase
         $svg = SvgChart::render(new Report([], ['relay' => 'The relay'], $rows, []));
         self::assertStringContainsString('5210 deliveries/s · lost 0 of 3 × 10000', $svg);
         self::assertStringContainsString('480 req/min', $svg);
-        self::assertStringContainsString('1.05× · 21.0 ms', $svg);
+        self::assertStringContainsString('21 ms · 1.05× its limit · 0 conn · warm curl', $svg);
     }
 
     public function testWithUrlEveryRelayRowIsSkippedWithTheReason(): void
