@@ -47,11 +47,11 @@ final class Handler
     public function __invoke(RequestInterface $request, array $options): PromiseInterface
     {
         /** @var array<string, mixed> $options Guzzle's option names are strings */
-        HostCheck::assert($request); // thrown, as by Guzzle's own handlers
+        RequestChecks::assert($request); // thrown, as by Guzzle's own handlers
         $started = microtime(true);
         try {
             $client = $this->clients->for(OptionMap::toWarmHttp($request, $options));
-            $wire = EmptyBodyFraming::apply(AcceptEncoding::narrow($request, $options));
+            $wire = BodyFraming::apply(AcceptEncoding::narrow($request, $options));
         } catch (RequestException|InvalidOptionException $e) {
             return Create::rejectionFor(Outcome::refused($request, $options, $started, $e));
         }

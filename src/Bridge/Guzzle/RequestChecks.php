@@ -4,29 +4,47 @@ declare(strict_types=1);
 
 namespace WarmHttp\Bridge\Guzzle;
 
+use GuzzleHttp\Exception\ConnectException;
+use GuzzleHttp\Exception\RequestException;
 use GuzzleHttp\Handler\HostValidator;
 use Psr\Http\Message\RequestInterface;
 
 /**
- * Guzzle's own handlers (CurlHandler, CurlMultiHandler, StreamHandler, from guzzlehttp/guzzle
- * 7.16 on) refuse a request whose URI host or Host header a handler could read as another host
- * (non-ASCII without idn_conversion, percent escapes, authority delimiters, numbers with
- * trailing dots) by throwing a RequestException before anything else happens: no on_stats,
- * nothing sent. The bridge runs that very check wherever the installed Guzzle has it, so each
- * Guzzle version refuses through this handler exactly what it refuses through its own (before
- * this, `http://bücher.example/` went out with a raw UTF-8 Host header).
+ * What Guzzle's cURL handlers refuse about the request itself, before any option and before
+ * anything is sent (no on_stats), thrown by the handler call as theirs is:
+ * - hosts a handler could read as another host (guzzlehttp/guzzle 7.16's HostValidator:
+ *   non-ASCII without idn_conversion, percent escapes, authority delimiters, numbers with
+ *   trailing dots), by running that very check wherever the installed Guzzle has it, so each
+ *   Guzzle version refuses through this handler what it refuses through its own (before this,
+ *   `http://bücher.example/` went out with a raw UTF-8 Host header);
+ * - a URI without scheme or host, a scheme other than http/https, and a protocol version other
+ *   than 1.0, 1.1 and 2, with CurlFactory's words (the Client would send "3" as 1.1).
  *
  * @internal
  */
-final class HostCheck
+final class RequestChecks
 {
-    private static ?bool $guzzleChecks = null;
+    private const NO_ABSOLUTE_URI = 'URI must include a scheme and host. Use an absolute URI, a network-path reference starting with //, or configure a base_uri.';
 
-    /** @throws \GuzzleHttp\Exception\RequestException as Guzzle's handlers throw it */
+    private static ?bool $hostValidator = null;
+
+    /** @throws RequestException|ConnectException as Guzzle's handlers throw them */
     public static function assert(RequestInterface $request): void
     {
-        if (self::$guzzleChecks ??= class_exists(HostValidator::class)) {
+        if (self::$hostValidator ??= class_exists(HostValidator::class)) {
             HostValidator::assertRequestHost($request);
+        }
+        $uri = $request->getUri();
+        $scheme = $uri->getScheme();
+        if ($scheme !== 'http' && $scheme !== 'https') {
+            throw new RequestException($scheme === '' ? self::NO_ABSOLUTE_URI : \sprintf("The scheme '%s' is not supported.", $scheme), $request);
+        }
+        $version = $request->getProtocolVersion();
+        if ($version !== '1.1' && $version !== '1.0' && $version !== '2' && $version !== '2.0' && $version !== '') {
+            throw new ConnectException(\sprintf('HTTP/%s is not supported by the cURL handler.', $version), $request);
+        }
+        if ($uri->getHost() === '') {
+            throw new RequestException(self::NO_ABSOLUTE_URI, $request);
         }
     }
 }

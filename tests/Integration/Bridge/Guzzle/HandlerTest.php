@@ -96,7 +96,8 @@ final class HandlerTest extends TestCase
         self::assertSame('127.0.0.1', $warm['primary_ip']);
         self::assertSame($proxy->port(), $warm['primary_port']);
         self::assertInstanceOf(\WarmHttp\TransferStats::class, $warm['warmhttp']);
-        self::assertInstanceOf(Response::class, $seen[1]->getResponse());
+        // the caller's response, as from Guzzle's handlers; the pool's stats are under "warmhttp"
+        self::assertInstanceOf(\GuzzleHttp\Psr7\Response::class, $seen[1]->getResponse());
     }
 
     public function testAnUnsupportedOptionIsRefusedByName(): void

@@ -8,10 +8,10 @@ use GuzzleHttp\Psr7\Request;
 use GuzzleHttp\Psr7\Utils;
 use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
-use WarmHttp\Bridge\Guzzle\EmptyBodyFraming;
+use WarmHttp\Bridge\Guzzle\BodyFraming;
 
-/** Guzzle's CurlFactory::applyMethod: `Content-Length: 0` first for a bodiless POST or PUT. */
-final class EmptyBodyFramingTest extends TestCase
+/** Guzzle's CurlFactory: `Content-Length: 0` first for a bodiless POST or PUT, no body on HEAD. */
+final class BodyFramingTest extends TestCase
 {
     /** @return iterable<string, array{string}> */
     public static function framed(): iterable
@@ -25,11 +25,19 @@ final class EmptyBodyFramingTest extends TestCase
     {
         $request = new Request($method, 'http://example.com/x', ['User-Agent' => 'GuzzleHttp/7', 'X-A' => ['1', '2']]);
 
-        $framed = EmptyBodyFraming::apply($request);
+        $framed = BodyFraming::apply($request);
 
         self::assertSame(['Content-Length', 'Host', 'User-Agent', 'X-A'], array_keys($framed->getHeaders()));
         self::assertSame(['1', '2'], $framed->getHeader('X-A'));
         self::assertSame('0', $framed->getHeaderLine('Content-Length'));
+    }
+
+    public function testAHeadRequestGoesWithoutItsBody(): void
+    {
+        $framed = BodyFraming::apply(new Request('HEAD', 'http://example.com/', ['Content-Length' => '3', 'X-A' => '1'], 'abc'));
+
+        self::assertSame('', (string) $framed->getBody());
+        self::assertSame(['Host', 'X-A'], array_keys($framed->getHeaders()));
     }
 
     /** @return iterable<string, array{Request}> */
@@ -37,6 +45,7 @@ final class EmptyBodyFramingTest extends TestCase
     {
         yield 'PATCH (Guzzle sends no Content-Length)' => [new Request('PATCH', 'http://example.com/')];
         yield 'GET' => [new Request('GET', 'http://example.com/')];
+        yield 'a bodiless HEAD' => [new Request('HEAD', 'http://example.com/')];
         yield 'a body' => [new Request('POST', 'http://example.com/', [], 'abc')];
         yield 'a body of unknown size' => [new Request('POST', 'http://example.com/', [], Utils::streamFor((static function (): \Generator {
             yield 'abc';
@@ -47,6 +56,6 @@ final class EmptyBodyFramingTest extends TestCase
     #[DataProvider('leftAlone')]
     public function testOtherRequestsAreLeftAlone(Request $request): void
     {
-        self::assertSame($request, EmptyBodyFraming::apply($request));
+        self::assertSame($request, BodyFraming::apply($request));
     }
 }
