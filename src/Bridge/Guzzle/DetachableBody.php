@@ -17,6 +17,12 @@ use Psr\Http\Message\StreamInterface;
  */
 final class DetachableBody implements StreamInterface
 {
+    /**
+     * stream_get_meta_data() of the php://temp stream Guzzle's CurlHandler buffers a body in
+     * (PHP 8.2), which code that logs or branches on a body's `uri` or `mode` sees there.
+     */
+    private const TEMP_METADATA = ['wrapper_type' => 'PHP', 'stream_type' => 'TEMP', 'mode' => 'w+b', 'unread_bytes' => 0, 'seekable' => true, 'uri' => 'php://temp'];
+
     public function __construct(private readonly StreamInterface $body) {}
 
     /** @return resource|null */
@@ -104,6 +110,10 @@ final class DetachableBody implements StreamInterface
 
     public function getMetadata(?string $key = null)
     {
-        return $this->body->getMetadata($key);
+        if (!$this->body->isReadable()) {
+            return $key === null ? [] : null; // detached or closed, as Guzzle's Stream answers then
+        }
+
+        return $key === null ? self::TEMP_METADATA : self::TEMP_METADATA[$key] ?? null;
     }
 }
