@@ -23,8 +23,8 @@ final class OptionMap
      * possible (docs/bridges.md).
      */
     private const NEEDS_CLIENT_OPTION = [
-        'debug' => 'curl\'s verbose log of one transfer needs a Client option for CURLOPT_VERBOSE/CURLOPT_STDERR per request, which WarmHttp does not have yet',
-        'on_trailers' => 'the pool drops an answer\'s chunked trailers (PSR-7 has no place for them), so the callback would always see none',
+        'debug' => 'curl\'s verbose log of one transfer needs a Client option "debug" (CURLOPT_VERBOSE and CURLOPT_STDERR per transfer), which WarmHttp does not have yet',
+        'on_trailers' => 'the pool does not keep an answer\'s chunked trailers yet, so the callback would always see none (a Client option "keep_trailers" with the trailers on WarmHttp\\Response would make it possible)',
         'progress' => 'the pool has no per-request progress callback yet (a Client option "progress" on CURLOPT_XFERINFOFUNCTION would make it possible)',
     ];
 
@@ -90,7 +90,7 @@ final class OptionMap
         }
         $auth = $options['auth'] ?? null;
         if (\is_array($auth) && \is_string($auth[2] ?? null) && \in_array(strtolower($auth[2]), self::AUTH_SCHEMES, true)) {
-            throw Refusal::unsupported($request, 'auth', \sprintf('%s authentication needs a Client option for CURLOPT_HTTPAUTH, which WarmHttp does not have yet; basic authentication works', $auth[2]));
+            throw Refusal::unsupported($request, 'auth', \sprintf('%s authentication needs a Client option "http_auth" (CURLOPT_HTTPAUTH), which WarmHttp does not have yet; basic authentication works', $auth[2]));
         }
         $multiplex = $options['multiplex'] ?? null;
         if ($multiplex === 'none' || $multiplex === 'require_eager' || $multiplex === 'require_wait') {
