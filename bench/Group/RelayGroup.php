@@ -31,7 +31,7 @@ final class RelayGroup implements Group
 
     public function title(BenchContext $context): string
     {
-        return \sprintf('The relay, and seeds/004\'s Node forwarder beside it: caller blocked per hand-off, delivery throughput, PHP-FPM first call at %s ms RTT, seeds/004 under wrk', $context->config->rttMs);
+        return \sprintf('The relay beside seeds/004\'s Node forwarder: caller blocked per hand-off, deliveries/s, PHP-FPM first call at %s ms RTT, seeds/004 under wrk', $context->config->rttMs);
     }
 
     public function run(BenchContext $context): array

@@ -32,6 +32,8 @@ final class SvgChart
     private const MET = '#2e7d32';
     private const MISSED = '#c62828';
     private const NOT_JUDGED = '#9e9e9e';
+    /** Where a goal's measured numbers start: after the longest goal's text (~72 characters). */
+    private const GOAL_MEASURED = 575;
 
     private int $y = 0;
     /** @var list<string> */
@@ -67,8 +69,9 @@ final class SvgChart
         $x = 10.0;
         $x = $this->legendItem($x, $y, \sprintf('<rect x="%%.1f" y="%d" width="14" height="10" fill="%s"/>', $y - 9, self::OURS), 'WarmHttp');
         $x = $this->legendItem($x, $y, \sprintf('<rect x="%%.1f" y="%d" width="14" height="10" fill="%s"/>', $y - 9, self::OTHERS), 'everything else');
-        $x = $this->legendItem($x, $y, \sprintf('<line x1="%%1$.1f" x2="%%1$.1f" y1="%d" y2="%d" class="limit"/>', $y - 12, $y + 3), 'the row\'s physical limit: the least time this network allows');
-        $this->text($x, $y, 'Bars start at zero, one scale per panel. Whisker: min–max of the repeats (per-call latencies: fastest call to p99).', 'note');
+        $this->legendItem($x, $y, \sprintf('<line x1="%%1$.1f" x2="%%1$.1f" y1="%d" y2="%d" class="limit"/>', $y - 12, $y + 3), 'the row\'s physical limit: the least time this network allows');
+        $this->y += 15;
+        $this->text(10, $this->y, 'Bars start at zero, one linear scale per panel. Whisker: min–max of the repeats (per-call latencies: the fastest call to p99).', 'note');
     }
 
     private function legendItem(float $x, int $y, string $mark, string $text): float
@@ -97,8 +100,8 @@ final class SvgChart
             };
             $this->parts[] = \sprintf('<rect x="10" y="%d" width="62" height="15" rx="3" fill="%s"/>', $this->y - 12, $color);
             $this->text(41, $this->y, $word, 'badge');
-            $this->text(80, $this->y, $goal->goal, 'goal');
-            $this->fitted(80 + self::CHAR_PX * 1.05 * mb_strlen($goal->goal) + 10, $this->y, $goal->measured, 'note');
+            $this->fitted(80, $this->y, $goal->goal, 'goal', self::GOAL_MEASURED - 90, 6.6);
+            $this->fitted(self::GOAL_MEASURED, $this->y, $goal->measured, 'note');
         }
     }
 
@@ -106,7 +109,7 @@ final class SvgChart
     private function group(string $title, array $rows): void
     {
         $this->y += 34;
-        $this->text(10, $this->y, $title, 'heading');
+        $this->fitted(10, $this->y, $title, 'heading', self::WIDTH - 20, 8.0);
         foreach (self::segments($rows) as $segment) {
             $this->panel($segment);
         }
@@ -199,9 +202,9 @@ final class SvgChart
     }
 
     /** Text cut with "…" to what fits before the right edge (or in $maxWidth px). */
-    private function fitted(float $x, float $y, string $text, string $class, ?float $maxWidth = null): void
+    private function fitted(float $x, float $y, string $text, string $class, ?float $maxWidth = null, float $charPx = self::CHAR_PX): void
     {
-        $chars = (int) floor(($maxWidth ?? (self::WIDTH - $x - 8)) / self::CHAR_PX);
+        $chars = (int) floor(($maxWidth ?? (self::WIDTH - $x - 8)) / $charPx);
         $this->text($x, $y, mb_strimwidth($text, 0, max(8, $chars), '…'), $class);
     }
 
