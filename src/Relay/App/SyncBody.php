@@ -89,6 +89,9 @@ final class SyncBody
     /** @param list<string> $codings */
     private static function decoderFor(array $codings): ?Decoder
     {
+        if ($codings === []) {
+            return null;
+        }
         if (\count($codings) > DecodingFailed::MAX_CODINGS) {
             throw DecodingFailed::tooManyCodings(\count($codings));
         }

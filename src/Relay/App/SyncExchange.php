@@ -20,7 +20,6 @@ use WarmHttp\Internal\FailureKind;
 use WarmHttp\Internal\MalformedResponse;
 use WarmHttp\Internal\Psr7Exchange;
 use WarmHttp\Internal\Transfer;
-use WarmHttp\Relay\Front\StreamedAnswer;
 
 /**
  * Reads a relay_sync answer as the Client reads a direct one (Psr7Exchange), with two more
@@ -36,6 +35,10 @@ use WarmHttp\Relay\Front\StreamedAnswer;
  */
 final class SyncExchange implements Exchange
 {
+    private const VERSION = SyncRoute::VERSION_HEADER;
+
+    private const ERROR = SyncRoute::ERROR_HEADER;
+
     private readonly Psr7Exchange $direct;
 
     public function __construct(private readonly RequestInterface $request, private readonly RelayAddress $relay)
@@ -70,8 +73,8 @@ final class SyncExchange implements Exchange
      */
     public function answer(ResponseInterface $answer): ResponseInterface|ClientExceptionInterface
     {
-        if (!$answer->hasHeader('X-WarmHttp-Error')) {
-            return $answer->hasHeader(StreamedAnswer::VERSION) ? self::withVersion($answer) : $answer;
+        if (!$answer->hasHeader(self::ERROR)) {
+            return $answer->hasHeader(self::VERSION) ? self::withVersion($answer) : $answer;
         }
 
         return $this->relayFailure($answer);
@@ -80,11 +83,11 @@ final class SyncExchange implements Exchange
     /** The destination's HTTP version, which the relay names where it is not 1.1. */
     private static function withVersion(ResponseInterface $response): ResponseInterface
     {
-        $version = $response->getHeaderLine(StreamedAnswer::VERSION);
+        $version = $response->getHeaderLine(self::VERSION);
 
         return \in_array($version, ['1.0', '2'], true)
-            ? $response->withoutHeader(StreamedAnswer::VERSION)->withProtocolVersion($version)
-            : $response->withoutHeader(StreamedAnswer::VERSION);
+            ? $response->withoutHeader(self::VERSION)->withProtocolVersion($version)
+            : $response->withoutHeader(self::VERSION);
     }
 
     public function failure(Transfer $transfer, Failure $failure): ClientExceptionInterface
@@ -157,7 +160,7 @@ final class SyncExchange implements Exchange
     private function refusedByRelay(ResponseInterface $answer): ClientExceptionInterface
     {
         $status = $answer->getStatusCode();
-        $what = \sprintf('relay_sync: the relay at %s answered %d: %s', $this->relay->streamAddress(), $status, $answer->getHeaderLine('X-WarmHttp-Error'));
+        $what = \sprintf('relay_sync: the relay at %s answered %d: %s', $this->relay->streamAddress(), $status, $answer->getHeaderLine(self::ERROR));
 
         // What the relay will not take (malformed, oversized, a refused destination) fails again if resent.
         return \in_array($status, [400, 403, 405, 413, 431], true)

@@ -11,7 +11,6 @@ use WarmHttp\Exception\NetworkException;
 use WarmHttp\Exception\RequestException;
 use WarmHttp\Internal\MalformedResponse;
 use WarmHttp\Internal\Options;
-use WarmHttp\Internal\Psr7Exchange;
 use WarmHttp\Internal\RequestGuard;
 use WarmHttp\Relay\Outbound\SyncSettings;
 
@@ -32,6 +31,12 @@ use WarmHttp\Relay\Outbound\SyncSettings;
  */
 final class SyncRoute
 {
+    /** The relay's line naming the destination's HTTP version where it is not 1.1 (Front\StreamedAnswer::VERSION). */
+    public const VERSION_HEADER = 'X-WarmHttp-Version';
+
+    /** The relay's line on an answer of its own: a destination's answer never carries it. */
+    public const ERROR_HEADER = 'X-WarmHttp-Error';
+
     /** @param list<string> $lines the relay's header lines every request of this Client sends */
     private function __construct(
         private readonly RelayAddress $relay,
@@ -120,19 +125,27 @@ final class SyncRoute
         }
     }
 
-    /** @throws ClientExceptionInterface */
+    /**
+     * One request over the kept stream. The exchange that turns the relay's failures into
+     * exceptions is made only for one: a destination's answer needs none of its classes.
+     *
+     * @throws ClientExceptionInterface
+     */
     private function hop(SyncStream $stream, RequestInterface $request): ResponseInterface
     {
-        $exchange = $this->exchange($request);
         try {
-            $outcome = $exchange->answer($stream->send($request, Psr7Exchange::isSafeToResend($request)));
+            $response = $stream->send($request);
         } catch (HopFailure $e) {
-            throw $exchange->failed($e->failure);
+            throw $this->exchange($request)->failed($e->failure);
         } catch (RelayUnreachable $e) {
-            throw $exchange->unreachable($e);
+            throw $this->exchange($request)->unreachable($e);
         } catch (MalformedResponse $e) {
-            throw $exchange->malformed($e);
+            throw $this->exchange($request)->malformed($e);
         }
+        if (!$response->hasHeader(self::ERROR_HEADER)) {
+            return $response; // SyncStream put the destination's version in already
+        }
+        $outcome = $this->exchange($request)->answer($response);
         if ($outcome instanceof ClientExceptionInterface) {
             throw $outcome;
         }

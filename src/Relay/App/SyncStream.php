@@ -8,6 +8,7 @@ use Psr\Http\Message\RequestInterface;
 use WarmHttp\Internal\Decoding\DecodingFailed;
 use WarmHttp\Internal\MalformedResponse;
 use WarmHttp\Internal\MemoryStream;
+use WarmHttp\Internal\ParsedResponse;
 use WarmHttp\Internal\ResponseParser;
 use WarmHttp\Response;
 
@@ -27,6 +28,12 @@ use WarmHttp\Response;
  */
 final class SyncStream
 {
+    /** RFC 9110 9.2.2, as TransferSpec::isSafeToResend() (not loaded for it: one file less per FPM request). */
+    private const IDEMPOTENT = ['GET' => true, 'HEAD' => true, 'OPTIONS' => true, 'PUT' => true, 'DELETE' => true, 'TRACE' => true];
+
+    /** Whether this PHP request has loaded the classes that read an answer. */
+    private static bool $answerClassesLoaded = false;
+
     public function __construct(
         private readonly RelayConnection $connection,
         private readonly SyncRequestBytes $bytes,
@@ -41,8 +48,9 @@ final class SyncStream
      * @throws RelayUnreachable  no connection to the relay
      * @throws MalformedResponse an answer head that does not parse
      */
-    public function send(RequestInterface $request, bool $resendable): Response
+    public function send(RequestInterface $request): Response
     {
+        $resendable = $request->hasHeader('Idempotency-Key') || isset(self::IDEMPOTENT[$request->getMethod()]);
         $wire = $this->bytes->encode($request);
         $clock = new HopClock($this->timeout, $this->readTimeout);
         for ($attempt = 1; ; ++$attempt) {
@@ -74,6 +82,7 @@ final class SyncStream
     private function exchange($stream, string $wire, RequestInterface $request, HopClock $clock, array $connection): Response
     {
         $this->write($stream, $wire, $clock);
+        self::loadAnswerClasses();
         $reader = new SyncAnswerReader($stream, $clock);
         $head = $reader->head();
         $status = (int) substr($head, 9, 3);
@@ -91,7 +100,42 @@ final class SyncStream
             $this->connection->drop();
         }
 
-        return ResponseParser::parse($head, \strlen($head), $this->info($head, $clock, $connection), new MemoryStream($body->contents()));
+        return ResponseParser::parse(self::destinationHead($head), \strlen($head), $this->info($head, $clock, $connection), new MemoryStream($body->contents()));
+    }
+
+    /**
+     * The head with the destination's HTTP version in its status line, where the relay names
+     * one other than 1.1 (X-WarmHttp-Version): what SyncExchange::answer() makes of it, done
+     * on the bytes, so a response from an HTTP/2 destination needs no nyholm copy.
+     */
+    private static function destinationHead(string $head): string
+    {
+        if (stripos($head, "\r\n" . SyncRoute::VERSION_HEADER . ':') === false || preg_match('/\r\n' . SyncRoute::VERSION_HEADER . ':[ \t]*([^\r]*)\r\n/i', $head, $m, \PREG_OFFSET_CAPTURE) !== 1) {
+            return $head;
+        }
+        $line = $m[0][0];
+        $version = trim($m[1][0]);
+        $head = substr_replace($head, "\r\n", $m[0][1], \strlen($line));
+
+        return \in_array($version, ['1.0', '2'], true) ? 'HTTP/' . $version . substr($head, (int) strpos($head, ' ')) : $head;
+    }
+
+    /**
+     * Under PHP-FPM every request autoloads these anew: done while the relay forwards the request
+     * (it runs on another core), not after its answer came, on a CPU gone cold while it waited
+     * (as CurlPool::loadSettleClasses()). Nothing to do where opcache.preload holds them.
+     */
+    private static function loadAnswerClasses(): void
+    {
+        if (self::$answerClassesLoaded) {
+            return;
+        }
+        self::$answerClassesLoaded = true;
+        class_exists(SyncAnswerReader::class);
+        class_exists(SyncBody::class);
+        class_exists(ResponseParser::class);
+        class_exists(ParsedResponse::class);
+        class_exists(Response::class);
     }
 
     /**
