@@ -102,7 +102,7 @@ final class SyncAnswerReader
         while (true) {
             $digits = trim(explode(';', $this->line(), 2)[0]);
             if (!ctype_xdigit($digits) || \strlen($digits) > 15) {
-                throw HopFailure::curl(\CURLE_RECV_ERROR, 'Illegal or missing hexadecimal sequence in chunked-encoding');
+                throw $this->broken('Illegal or missing hexadecimal sequence in chunked-encoding');
             }
             $size = (int) hexdec($digits);
             if ($size === 0) {
@@ -114,7 +114,7 @@ final class SyncAnswerReader
             }
             $this->sized($size, $sink);
             if ($this->line() !== '') {
-                throw HopFailure::curl(\CURLE_RECV_ERROR, 'Malformed encoding found in chunked-encoding');
+                throw $this->broken('Malformed encoding found in chunked-encoding');
             }
         }
     }
@@ -129,6 +129,14 @@ final class SyncAnswerReader
         $this->buffer = substr($this->buffer, $end + 2);
 
         return $line;
+    }
+
+    /** Framing that cannot be followed: libcurl's error 56 with its words; the connection is done. */
+    private function broken(string $curlMessage): HopFailure
+    {
+        $this->reusable = false;
+
+        return HopFailure::curl(\CURLE_RECV_ERROR, $curlMessage);
     }
 
     /** @param \Closure(string): void $sink */

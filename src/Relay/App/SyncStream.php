@@ -89,8 +89,8 @@ final class SyncStream
         $bodyless = $request->getMethod() === 'HEAD' || $status === 204 || $status === 304;
         try {
             $body = new SyncBody($this->bytes->decodes($request) ? SyncBody::codings($head) : [], $this->maxResponseBytes);
-            if (!$bodyless) {
-                $body->announced($head);
+            if ($status !== 204 && $status !== 304) {
+                $body->announced($head); // a HEAD's too, as libcurl 7.88 checks it
             }
             $reader->body($head, $bodyless, $body->add(...));
         } catch (DecodingFailed $e) {
