@@ -18,6 +18,7 @@ use WarmHttp\Bench\Group\Groups;
 use WarmHttp\Bench\Output\GroupProgress;
 use WarmHttp\Bench\Output\JsonReport;
 use WarmHttp\Bench\Output\MarkdownReport;
+use WarmHttp\Bench\Output\ResultsBlock;
 use WarmHttp\Bench\Output\SvgChart;
 use WarmHttp\Bench\Output\TerminalReport;
 use WarmHttp\Bench\Report;
@@ -59,16 +60,18 @@ final class BenchCommand extends Command
             ->addOption('insecure', null, InputOption::VALUE_NONE, 'Do not verify the --url certificate')
             ->addOption('only', null, InputOption::VALUE_REQUIRED, 'Comma-separated patterns on group/name, e.g. "seq/*,cpu/warmhttp"')
             ->addOption('out', null, InputOption::VALUE_REQUIRED, 'Directory for bench.json, bench.md and bench.svg', 'build/bench')
-            ->addOption('render', null, InputOption::VALUE_REQUIRED, 'Measure nothing: draw bench.md and bench.svg again from this bench.json (into its directory, or --out)');
+            ->addOption('render', null, InputOption::VALUE_REQUIRED, 'Measure nothing: draw bench.md and bench.svg again from this bench.json (into its directory, or --out)')
+            ->addOption('doc', null, InputOption::VALUE_REQUIRED, 'Also fill this document\'s results block (e.g. docs/benchmarks.md) with the run\'s tables');
     }
 
     protected function execute(InputInterface $input, OutputInterface $output): int
     {
         $render = $input->getOption('render');
+        $doc = \is_string($input->getOption('doc')) ? $input->getOption('doc') : null;
         if (\is_string($render)) {
             $out = $input->getOption('out');
 
-            return $this->render($render, $input->hasParameterOption('--out', true) && \is_string($out) ? $out : \dirname($render), $output);
+            return $this->render($render, $input->hasParameterOption('--out', true) && \is_string($out) ? $out : \dirname($render), $doc, $output);
         }
         try {
             $config = $this->config($input);
@@ -94,12 +97,13 @@ final class BenchCommand extends Command
         $report = new Report($this->meta($input, $config, $targets, $load), $titles, $rows, Goals::check($rows));
         TerminalReport::write($report, $output);
         $this->save($report, $config->outDir, $output);
+        $this->fillDoc($doc, $report, $config->outDir, $output);
 
         return array_filter($rows, static fn($row): bool => $row->status === 'failed') === [] ? Command::SUCCESS : Command::FAILURE;
     }
 
     /** The chart and the Markdown of a finished run, drawn again by this code (e.g. after a chart change). */
-    private function render(string $jsonFile, string $dir, OutputInterface $output): int
+    private function render(string $jsonFile, string $dir, ?string $doc, OutputInterface $output): int
     {
         $json = @file_get_contents($jsonFile);
         $data = \is_string($json) ? json_decode($json, true) : null;
@@ -115,8 +119,17 @@ final class BenchCommand extends Command
         file_put_contents($dir . '/bench.svg', SvgChart::render($report));
         file_put_contents($dir . '/bench.md', MarkdownReport::render($report, 'bench.svg'));
         $output->writeln(\sprintf('Wrote %s/bench.md and bench.svg from %s.', $dir, $jsonFile));
+        $this->fillDoc($doc, $report, $dir, $output);
 
         return Command::SUCCESS;
+    }
+
+    private function fillDoc(?string $doc, Report $report, string $outDir, OutputInterface $output): void
+    {
+        if ($doc !== null) {
+            ResultsBlock::fill($doc, $report, $outDir);
+            $output->writeln(\sprintf('Filled the results block of %s.', $doc));
+        }
     }
 
     private function config(InputInterface $input): BenchConfig

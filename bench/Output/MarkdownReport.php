@@ -7,7 +7,8 @@ namespace WarmHttp\Bench\Output;
 use WarmHttp\Bench\Report;
 
 /**
- * The results as Markdown tables, ready to paste into docs/benchmarks.md.
+ * The results as Markdown tables: bench.md, and the same tables inside docs/benchmarks.md
+ * (ResultsBlock, with headings one level down).
  *
  * @internal bench tooling
  */
@@ -15,21 +16,16 @@ final class MarkdownReport
 {
     public static function render(Report $report, string $chartFile): string
     {
-        $meta = $report->meta;
-        $lines = [
-            '# WarmHttp bench results',
-            '',
-            \sprintf('- date: %s; machine: %s', self::scalar($meta['date'] ?? ''), self::scalar($meta['machine'] ?? '')),
-            \sprintf('- commit: %s', self::scalar($meta['commit'] ?? 'not recorded')),
-            \sprintf('- command: `%s`', self::scalar($meta['command'] ?? '')),
-            \sprintf('- target: %s', self::scalar($meta['target'] ?? '')),
-            \sprintf('- load average before / after: %s / %s', self::scalar($meta['loadBefore'] ?? ''), self::scalar($meta['loadAfter'] ?? '')),
-            '',
-            \sprintf('![bench chart](%s)', $chartFile),
-            '',
-        ];
+        return "# WarmHttp bench results\n\n" . self::results($report, $chartFile, 2);
+    }
+
+    /** Where and how it ran, the chart, a table per group and the goals, headings at $level. */
+    public static function results(Report $report, string $chartFile, int $level): string
+    {
+        $heading = str_repeat('#', $level);
+        $lines = [...self::meta($report->meta), '', \sprintf('![bench chart](%s)', $chartFile), ''];
         foreach ($report->byGroup() as $group => $rows) {
-            $lines[] = \sprintf('## %s (`%s`)', $report->titles[$group] ?? $group, $group);
+            $lines[] = \sprintf('%s %s (`%s`)', $heading, $report->titles[$group] ?? $group, $group);
             $lines[] = '';
             $lines[] = self::line(Cells::header());
             $lines[] = self::line(array_fill(0, \count(Cells::header()), '---'));
@@ -42,7 +38,7 @@ final class MarkdownReport
             }
             $lines[] = '';
         }
-        $lines[] = '## Goals';
+        $lines[] = $heading . ' Goals';
         $lines[] = '';
         $lines[] = self::line(['', 'goal', 'measured']);
         $lines[] = self::line(['---', '---', '---']);
@@ -51,6 +47,22 @@ final class MarkdownReport
         }
 
         return implode("\n", $lines) . "\n";
+    }
+
+    /**
+     * @param array<string, mixed> $meta
+     *
+     * @return list<string>
+     */
+    private static function meta(array $meta): array
+    {
+        return [
+            \sprintf('- date: %s; machine: %s', self::scalar($meta['date'] ?? ''), self::scalar($meta['machine'] ?? '')),
+            \sprintf('- commit: %s', self::scalar($meta['commit'] ?? 'not recorded')),
+            \sprintf('- command: `%s`', self::scalar($meta['command'] ?? '')),
+            \sprintf('- target: %s', self::scalar($meta['target'] ?? '')),
+            \sprintf('- load average before / after: %s / %s', self::scalar($meta['loadBefore'] ?? ''), self::scalar($meta['loadAfter'] ?? '')),
+        ];
     }
 
     /** @param list<string> $cells */
