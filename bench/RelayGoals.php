@@ -15,7 +15,11 @@ final class RelayGoals
     public const DELIVERIES_PER_SECOND = 5000.0;
     /** All relay processes together (front + delivery); CPU ticks are 10 ms, so a 2 s run reads ~1% off. */
     public const MAX_RELAY_CORES = 1.05;
-    public const SYNC_OVER_RTT_MS = 0.3;
+    /** What relay_sync may add over a warm curl call through the same rig proxy (issue 16). */
+    public const SYNC_OVER_FLOOR_MS = 0.3;
+
+    /** The same 0.3 ms, for Goals::ratioTarget() until it asks syncRatioTarget(). */
+    public const SYNC_OVER_RTT_MS = self::SYNC_OVER_FLOOR_MS;
 
     /** @param array<string, Row> $rows the run's ok rows by id */
     private function __construct(private readonly array $rows) {}
@@ -74,22 +78,26 @@ final class RelayGoals
     }
 
     /**
-     * 1 RTT is the limit of a warm call; on the rig a warm call also pays the latency proxy's
-     * own overhead, so the measured floor (a kept curl handle through an identical proxy) is
-     * stated beside it, and the goal is checked against the nominal RTT.
+     * A warm call is 1 RTT plus what the rig's latency proxy and nginx cost, so the goal is
+     * stated against a warm curl call through an identical proxy, measured in the same run
+     * beside each sample (the row's warmFloorMs): on this rig that floor alone is ~0.6 ms over
+     * the nominal RTT, which "1 RTT + 0.3 ms" never allowed for.
      */
     private function sync(): Goal
     {
-        $goal = 'relay_sync first call per FPM request within 1 RTT + 0.3 ms';
+        $goal = 'relay_sync first call per FPM request within a warm curl call (same proxy, same run) + 0.3 ms';
         $row = $this->rows['relay/warmhttp-sync-first-call'] ?? null;
         if ($row === null || $row->limit === null) {
             return new Goal($goal, 'not measured', null);
         }
-        $target = $row->limit + self::SYNC_OVER_RTT_MS;
-        $measured = \sprintf('%.2f ms vs 1 RTT + 0.3 ms = %.2f ms (%+.2f ms)', $row->median, $target, $row->median - $target);
         $floor = $row->extra['warmFloorMs'] ?? null;
-        if (\is_float($floor)) {
-            $measured .= \sprintf('; a warm curl call through the same rig proxy: %.2f ms (relay adds %.2f ms)', $floor, $row->median - $floor);
+        if (!\is_float($floor)) {
+            // No floor in the row: 1 RTT, below any warm call, is the strictest stand-in.
+            $target = $row->limit + self::SYNC_OVER_FLOOR_MS;
+            $measured = \sprintf('%.2f ms vs 1 RTT + 0.3 ms = %.2f ms (%+.2f ms; no warm floor measured)', $row->median, $target, $row->median - $target);
+        } else {
+            $target = $floor + self::SYNC_OVER_FLOOR_MS;
+            $measured = \sprintf('%.2f ms vs warm curl %.2f ms + 0.3 ms = %.2f ms (relay adds %.2f ms, %+.2f ms to the goal); 1 RTT = %.1f ms', $row->median, $floor, $target, $row->median - $floor, $row->median - $target, $row->limit);
         }
         $cold = $this->rows['relay/cold-first-call'] ?? null;
         if ($cold !== null) {
@@ -97,6 +105,17 @@ final class RelayGoals
         }
 
         return new Goal($goal, $measured, $row->median <= $target);
+    }
+
+    /** The sync row's goal as a × of its limit (1 RTT), for the chart: (warm floor + 0.3 ms) / RTT. */
+    public static function syncRatioTarget(Row $row): ?float
+    {
+        $floor = $row->extra['warmFloorMs'] ?? null;
+        if ($row->limit === null || $row->limit <= 0 || !\is_float($floor)) {
+            return null;
+        }
+
+        return ($floor + self::SYNC_OVER_FLOOR_MS) / $row->limit;
     }
 
     private static function float(Row $row, string $key): float
