@@ -79,6 +79,15 @@ final class NodeForwarder
         return substr_count($this->process->getErrorOutput(), 'forward failed');
     }
 
+    /** SIGKILL, as the OOM killer or a kill -9 would end it. */
+    public function kill(): void
+    {
+        if ($this->process->isRunning()) {
+            $this->process->signal(\SIGKILL);
+            $this->process->wait();
+        }
+    }
+
     /** Anything in flight is dropped: that is what this forwarder does on any stop. */
     public function stop(): void
     {
