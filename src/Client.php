@@ -18,6 +18,7 @@ use WarmHttp\Internal\Batch;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\ErrorLogLogger;
+use WarmHttp\Internal\LazyRequest;
 use WarmHttp\Internal\MemoryStream;
 use WarmHttp\Internal\Observers;
 use WarmHttp\Internal\Options;
@@ -25,6 +26,7 @@ use WarmHttp\Internal\Psr7Exchange;
 use WarmHttp\Internal\RequestGuard;
 use WarmHttp\Internal\Scheduler;
 use WarmHttp\Internal\Transfer;
+use WarmHttp\Internal\TransferSpec;
 use WarmHttp\Relay\App\DeferredSends;
 use WarmHttp\Relay\App\Dispatcher;
 use WarmHttp\Relay\App\FallbackJournal;
@@ -57,6 +59,30 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     /** Set only by withListener(): a client without listeners pays one null check per request. */
     private ?Observers $observers = null;
 
+    /** Neither relay_sync nor default headers: a LazyRequest goes out as createRequest() made it. */
+    private readonly bool $direct;
+
+    /**
+     * "CLIENT-NUMBER " when this client's transfers can keep their options on the easy handle
+     * (no per-transfer callback: no max_response_bytes, stream, read_timeout, client certificate
+     * or proxy credentials), null otherwise. Numbered, not spl_object_id(): a later client
+     * with other options could get a freed id.
+     */
+    private readonly ?string $profile;
+
+    private static int $clients = 0;
+
+    /**
+     * What a LazyRequest sends, by "METHOD URL": built and checked once, read by every later
+     * request to the same URL (building it cost ~17 k instructions per request, issue 16).
+     *
+     * @var array<string, TransferSpec>
+     */
+    private array $specs = [];
+
+    /** Specs kept at most: a client that never repeats a URL builds one per request, as before. */
+    private const KEPT_SPECS = 256;
+
     /**
      * @param array<string, mixed> $options see the README, "Options"; unknown names are refused
      *
@@ -67,6 +93,8 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
         $this->options = Options::fromArray($options);
         $this->curlOptions = CurlOptions::forClient($this->options);
         $this->sync = SyncRoute::of($this->options);
+        $this->direct = $this->sync === null && $this->options->headers() === [];
+        $this->profile = $this->keepsOptions() ? ++self::$clients . ' ' : null;
         CurlPool::get()->limitConnections($this->options->int('max_host_connections'), $this->options->int('max_total_connections'));
         if ($this->options->relay() !== null) {
             // Every process with a relay client sends journaled fallbacks at the end of its unit
@@ -132,6 +160,9 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
 
     public function createRequest(string $method, $uri): RequestInterface
     {
+        if (\is_string($uri) && ($lazy = LazyRequest::of($method, $uri)) !== null) {
+            return $lazy;
+        }
         // Given no body, nyholm's constructor leaves its Stream class (a 300-line file with an
         // anonymous class) unloaded: it would only hand our MemoryStream back.
         return (new Request($method, $uri))->withBody(new MemoryStream());
@@ -195,6 +226,13 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     /** @throws Exception\RequestException before anything is sent */
     private function start(RequestInterface $request): Transfer
     {
+        if ($request instanceof LazyRequest && $this->direct && $request->isAsCreated()) {
+            $transfer = new Transfer($this->specs[$request->method . ' ' . $request->url] ?? $this->keptSpec($request), new Psr7Exchange($request));
+            $this->observers?->watch($request, $transfer);
+            CurlPool::get()->start($transfer);
+
+            return $transfer;
+        }
         $request = $this->prepare($request);
         $transfer = $this->launch($request);
         if ($this->sync !== null && $this->options->bool('follow_redirects')) {
@@ -221,6 +259,32 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
         CurlPool::get()->start($transfer);
 
         return $transfer;
+    }
+
+    /**
+     * The spec of a LazyRequest without body, checked and built as launch() does it. Its
+     * options differ from those of other URLs only in CURLOPT_URL when method, scheme and Host
+     * are the same (CurlOptions::forRequest), so those name its profile.
+     *
+     * @throws Exception\RequestException
+     */
+    private function keptSpec(LazyRequest $request): TransferSpec
+    {
+        RequestGuard::check($request);
+        if (\count($this->specs) >= self::KEPT_SPECS) {
+            $this->specs = [];
+        }
+        $resendable = Psr7Exchange::isSafeToResend($request);
+        $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), $resendable);
+        $profile = $this->profile === null ? null : $this->profile . $request->method . ' ' . $request->parts[1] . '://' . $request->parts[0];
+
+        return $this->specs[$request->method . ' ' . $request->url] = Psr7Exchange::spec($request, $resendable, $curl, $this->options->bool('stream'), $this->options->int('max_response_bytes'), $profile);
+    }
+
+    private function keepsOptions(): bool
+    {
+        return !$this->options->bool('stream') && $this->options->int('max_response_bytes') === null
+            && !isset($this->curlOptions[\CURLOPT_XFERINFOFUNCTION]) && !isset($this->curlOptions[\CURLOPT_PROXYUSERNAME]) && !isset($this->curlOptions[\CURLOPT_SSLCERT]);
     }
 
     private function prepare(RequestInterface $request): RequestInterface

@@ -19,9 +19,11 @@ final class Response implements ResponseInterface
     /**
      * @internal
      *
+     * $curlInfo is a plain property, not a native readonly one: PHP 8.2 writes those on its slow path.
+     *
      * @param array<string, mixed> $curlInfo
      */
-    public function __construct(private ResponseInterface|ParsedResponse $inner, private readonly array $curlInfo) {}
+    public function __construct(private ResponseInterface|ParsedResponse $inner, private array $curlInfo) {}
 
     public function stats(): TransferStats
     {

@@ -26,13 +26,18 @@ final class ParsedResponse
     /** @var array<string, string> lower-case name => name as received */
     private array $names = [];
 
-    /** @param list<string> $headerLines "Name: value" */
+    /**
+     * Plain properties, not native readonly ones: one response is made per request, and PHP
+     * 8.2 writes native readonly properties on the VM's slow path (~1 k instructions here).
+     *
+     * @param list<string>|string $headerLines "Name: value" lines, or the head's field block ("Name: value\r\n...")
+     */
     public function __construct(
-        private readonly int $status,
-        private readonly string $reason,
-        private readonly string $protocol,
-        private readonly array $headerLines,
-        private readonly StreamInterface $body,
+        private int $status,
+        private string $reason,
+        private string $protocol,
+        private array|string $headerLines,
+        private StreamInterface $body,
     ) {}
 
     public function getProtocolVersion(): string
@@ -98,7 +103,8 @@ final class ParsedResponse
     private function parseHeaders(): array
     {
         $headers = [];
-        foreach ($this->headerLines as $line) {
+        $lines = \is_array($this->headerLines) ? $this->headerLines : ($this->headerLines === '' ? [] : explode("\r\n", $this->headerLines));
+        foreach ($lines as $line) {
             $colon = (int) strpos($line, ':');
             $name = substr($line, 0, $colon);
             $key = $this->names[strtolower($name)] ??= $name;

@@ -31,7 +31,7 @@ final class Psr7Exchange implements Exchange
      * @param array<int, mixed> $curlOptions from CurlOptions::forRequest (CURLOPT_URL: the URL without fragment;
      *                                       through the relay, CURLOPT_REQUEST_TARGET holds it)
      */
-    public static function spec(RequestInterface $request, bool $resendable, array $curlOptions, bool $stream, ?int $maxResponseBytes): TransferSpec
+    public static function spec(RequestInterface $request, bool $resendable, array $curlOptions, bool $stream, ?int $maxResponseBytes, ?string $profile = null): TransferSpec
     {
         $uri = $request->getUri();
         $scheme = $uri->getScheme();
@@ -47,6 +47,7 @@ final class Psr7Exchange implements Exchange
             $curlOptions,
             $stream ? ResponseSink::Streamed : ResponseSink::Buffered,
             $maxResponseBytes,
+            $profile,
         );
     }
 

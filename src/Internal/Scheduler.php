@@ -19,6 +19,11 @@ final class Scheduler
 
     public static function await(Transfer $transfer): void
     {
+        if (\Fiber::getCurrent() === null) {
+            CurlPool::get()->wait($transfer); // outside any fiber: block, as awaitAny() would
+
+            return;
+        }
         self::awaitAny([$transfer]);
     }
 

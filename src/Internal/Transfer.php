@@ -45,15 +45,27 @@ final class Transfer implements Waitable
     /** No byte moved for the `read_timeout` option's time: the transfer was stopped (ReadTimeout). */
     private bool $readTimedOut = false;
 
-    /** Set when the response is buffered under `max_response_bytes`. */
-    public readonly ?CappedBuffer $cappedBody;
+    /**
+     * Set when the response is buffered under `max_response_bytes`. This and the other public
+     * properties are plain ones marked @readonly: one transfer is made per request, and PHP
+     * 8.2 writes native readonly properties on the VM's slow path.
+     *
+     * @readonly
+     */
+    public ?CappedBuffer $cappedBody;
 
-    /** Set when the response body is streamed (ResponseSink::Streamed). */
-    public readonly ?BodyBuffer $streamedBody;
+    /**
+     * Set when the response body is streamed (ResponseSink::Streamed).
+     *
+     * @readonly
+     */
+    public ?BodyBuffer $streamedBody;
 
     public function __construct(
-        public readonly TransferSpec $spec,
-        public readonly Exchange $exchange,
+        /** @readonly */
+        public TransferSpec $spec,
+        /** @readonly */
+        public Exchange $exchange,
     ) {
         $this->streamedBody = $spec->sink === ResponseSink::Streamed ? new BodyBuffer() : null;
         $this->cappedBody = $spec->maxResponseBytes !== null && $spec->sink === ResponseSink::Buffered ? new CappedBuffer($spec->maxResponseBytes) : null;

@@ -1,0 +1,202 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Internal;
+
+use Nyholm\Psr7\Request;
+use Nyholm\Psr7\Uri;
+use Psr\Http\Message\RequestInterface;
+use Psr\Http\Message\StreamInterface;
+use Psr\Http\Message\UriInterface;
+
+/**
+ * What Client::createRequest() returns for an http(s) URL already in the form nyholm's Uri
+ * writes it back (most URLs a program builds): a request that holds the URL as a string and
+ * parses it only when someone asks for its Uri. It reads like the nyholm Request it stands for
+ * (a Host header first, protocol 1.1, an empty MemoryStream body); from its first with*() on,
+ * the copy reads through that nyholm Request, changed. Parsing the URL through nyholm's Uri per request cost ~15 k
+ * instructions of a warm request (callgrind, issue 16): a URL seen before is not parsed again.
+ *
+ * @internal
+ */
+final class LazyRequest implements RequestInterface
+{
+    /** URLs remembered at most: a program that never repeats a URL pays one parse per URL, as before. */
+    private const KNOWN_URLS = 512;
+
+    /** @var array<string, array{string, string, string, int}|false> URL => [Host header, scheme, host, port], false if not in normal form */
+    private static array $known = [];
+
+    private ?StreamInterface $body = null;
+
+    /** The nyholm request this one became on its first with*(): every read goes to it from then on. */
+    private ?RequestInterface $changed = null;
+
+    /**
+     * Plain properties marked @readonly, not native readonly ones (PHP 8.2 writes those on its
+     * slow path, once per request here).
+     *
+     * @param array{string, string, string, int} $parts [Host header ("host" or "host:port", as nyholm writes it), scheme, host, port connected to]
+     */
+    private function __construct(
+        /** @readonly */
+        public string $method,
+        /** @readonly */
+        public string $url,
+        /** @readonly */
+        public array $parts,
+        private ?UriInterface $uri = null,
+    ) {}
+
+    /** A lazy request for $url, or null when the URL is not an http(s) URL in normal form. */
+    public static function of(string $method, string $url): ?self
+    {
+        $known = self::$known[$url] ?? null;
+        if ($known === null) {
+            return self::parsed($method, $url);
+        }
+
+        return $known === false ? null : new self($method, $url, $known);
+    }
+
+    private static function parsed(string $method, string $url): ?self
+    {
+        if (\count(self::$known) >= self::KNOWN_URLS) {
+            self::$known = [];
+        }
+        try {
+            $uri = new Uri($url);
+        } catch (\InvalidArgumentException) {
+            return null; // nyholm's own message, from the fallback
+        }
+        $scheme = $uri->getScheme();
+        $host = $uri->getHost();
+        if (($scheme !== 'http' && $scheme !== 'https') || $host === '' || $uri->getFragment() !== '' || (string) $uri !== $url) {
+            self::$known[$url] = false;
+
+            return null;
+        }
+        $port = $uri->getPort();
+        $known = [$port === null ? $host : $host . ':' . $port, $scheme, $host, $port ?? TransferSpec::defaultPort($scheme)];
+        self::$known[$url] = $known;
+
+        return new self($method, $url, $known, $uri);
+    }
+
+    /** Whether it is still as createRequest() made it: no with*(), nothing written to its body. */
+    public function isAsCreated(): bool
+    {
+        return $this->changed === null && ($this->body === null || $this->body->getSize() === 0);
+    }
+
+    public function getProtocolVersion(): string
+    {
+        return $this->changed === null ? '1.1' : $this->changed->getProtocolVersion();
+    }
+
+    public function withProtocolVersion(string $version): static
+    {
+        return $this->with($this->psr7()->withProtocolVersion($version));
+    }
+
+    /** @return array<string, list<string>> */
+    public function getHeaders(): array
+    {
+        /** @var array<string, list<string>> */
+        return $this->changed === null ? ['Host' => [$this->parts[0]]] : $this->changed->getHeaders();
+    }
+
+    public function hasHeader(string $name): bool
+    {
+        return $this->changed === null ? strcasecmp($name, 'Host') === 0 : $this->changed->hasHeader($name);
+    }
+
+    /** @return list<string> */
+    public function getHeader(string $name): array
+    {
+        if ($this->changed !== null) {
+            return array_values($this->changed->getHeader($name));
+        }
+
+        return strcasecmp($name, 'Host') === 0 ? [$this->parts[0]] : [];
+    }
+
+    public function getHeaderLine(string $name): string
+    {
+        if ($this->changed !== null) {
+            return $this->changed->getHeaderLine($name);
+        }
+
+        return strcasecmp($name, 'Host') === 0 ? $this->parts[0] : '';
+    }
+
+    public function withHeader(string $name, $value): static
+    {
+        return $this->with($this->psr7()->withHeader($name, $value));
+    }
+
+    public function withAddedHeader(string $name, $value): static
+    {
+        return $this->with($this->psr7()->withAddedHeader($name, $value));
+    }
+
+    public function withoutHeader(string $name): static
+    {
+        return $this->with($this->psr7()->withoutHeader($name));
+    }
+
+    public function getBody(): StreamInterface
+    {
+        return $this->changed === null ? $this->body ??= new MemoryStream() : $this->changed->getBody();
+    }
+
+    public function withBody(StreamInterface $body): static
+    {
+        return $this->with($this->psr7()->withBody($body));
+    }
+
+    public function getRequestTarget(): string
+    {
+        return $this->psr7()->getRequestTarget();
+    }
+
+    public function withRequestTarget(string $requestTarget): static
+    {
+        return $this->with($this->psr7()->withRequestTarget($requestTarget));
+    }
+
+    public function getMethod(): string
+    {
+        return $this->changed === null ? $this->method : $this->changed->getMethod();
+    }
+
+    public function withMethod(string $method): static
+    {
+        return $this->with($this->psr7()->withMethod($method));
+    }
+
+    public function getUri(): UriInterface
+    {
+        return $this->changed === null ? $this->uri ??= new Uri($this->url) : $this->changed->getUri();
+    }
+
+    public function withUri(UriInterface $uri, bool $preserveHost = false): static
+    {
+        return $this->with($this->psr7()->withUri($uri, $preserveHost));
+    }
+
+    /** The nyholm request this one stands for: same method, Uri object and body stream. */
+    private function psr7(): RequestInterface
+    {
+        return $this->changed ?? (new Request($this->method, $this->getUri()))->withBody($this->getBody());
+    }
+
+    private function with(RequestInterface $changed): static
+    {
+        $copy = clone $this;
+        $copy->changed = $changed;
+
+        return $copy;
+    }
+}
