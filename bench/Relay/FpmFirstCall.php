@@ -9,7 +9,9 @@ use WarmHttp\Bench\BenchContext;
 /**
  * The one upstream call of a PHP-FPM request at the bench RTT, timed inside the endpoint:
  * through the relay's sync mode (warm: 1 RTT is the limit) against a new client (cold: the
- * handshake comes first). The sync row carries the floor: a warm call through the same rig.
+ * handshake comes first). The sync row carries the floor, a warm call through the same rig,
+ * and the same call in a pool with opcache.preload (fpm-preload.php: what the docs' preload
+ * advice is worth), in its note and extra.
  *
  * @internal bench tooling
  */
@@ -34,7 +36,13 @@ final class FpmFirstCall implements RelayMeasurement
         $result = (new FpmBench())->firstCall($sizes->fpmRequests, $network->rttMs);
         [$sync, $cold] = $this->specs($context);
         $floor = round($result->warmFloor->p50, 2);
-        $syncExtra = self::extra($result->sync) + ['warmFloorMs' => $floor, 'note' => \sprintf('warm curl through the rig: %.1f ms', $floor)];
+        $preload = $result->preloadedSync;
+        $syncExtra = self::extra($result->sync) + [
+            'warmFloorMs' => $floor,
+            'preloadP50' => round($preload->p50, 3),
+            'preloadP99' => round($preload->p99, 3),
+            'note' => \sprintf('warm curl through the rig: %.1f ms; with opcache.preload %.1f ms', $floor, $preload->p50),
+        ];
         $coldLimit = $network->handshakeMs() + $network->rttMs;
 
         return [
