@@ -309,6 +309,8 @@ final class Spool implements SpoolStore
 
     public function giveBack(array $ids): void {}
 
+    public function heartbeat(): void {}
+
     public function journalGraceSeconds(): float
     {
         return 0.0; // a committed SQLite transaction is as durable as the journal it came from

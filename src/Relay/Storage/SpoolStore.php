@@ -70,6 +70,12 @@ interface SpoolStore
     public function giveBack(array $ids): void;
 
     /**
+     * Called on every pass of the worker's loop: a shared spool tells the others, now and then,
+     * that the requests this worker holds are still its own (cheap otherwise).
+     */
+    public function heartbeat(): void;
+
+    /**
      * Seconds a journal segment must be kept after the spool took it in: a spool that may lose
      * its last writes (Redis with appendfsync everysec) gets them again from the journal.
      */

@@ -52,6 +52,9 @@ final class DeliveryProcess
      */
     private const BATCH_BYTES = 262144;
 
+    /** Batches of journal records a stopping worker still takes in (64 × 256 KiB). */
+    private const FINAL_BATCHES = 64;
+
     /** How often the spool may give free pages back to the disk (a PRAGMA query each time). */
     private const RELEASE_EVERY_SECONDS = 1.0;
 
@@ -117,6 +120,9 @@ final class DeliveryProcess
                 if (!$this->stopping && !$this->backingOff()) {
                     $this->deliverer->launchDue($this->clock->now());
                 }
+                if (!$this->backingOff()) {
+                    $this->spool->heartbeat();
+                }
             } catch (\PDOException|SpoolUnavailable $e) {
                 // A full or failing disk: nothing acknowledged is lost (it stays in the journal
                 // or the spool); try again later rather than exit and fail to reopen.
@@ -133,7 +139,9 @@ final class DeliveryProcess
                 $this->drainDeadline = 0.0;
             }
         }
-        $this->takeIn();
+        // What the front acknowledged last goes into the spool before the worker leaves (a
+        // fleet's other relays can deliver it only from there); bounded, as a drain is.
+        for ($batches = 0; $batches < self::FINAL_BATCHES && $this->takeIn(); ++$batches);
         $this->giveBack();
         $this->metrics->publish(0, force: true, gauges: $this->gauges());
     }
@@ -156,17 +164,18 @@ final class DeliveryProcess
      * the spool keeps failing, the outcomes go first and alone: deleting what was delivered is
      * what frees room on a full disk for the journal's records.
      */
-    private function takeIn(): void
+    /** @return bool whether journal records were taken in */
+    private function takeIn(): bool
     {
         if ($this->backingOff() || !$this->walEmptied()) {
-            return;
+            return false;
         }
         $this->releaseFreePages();
         $this->rereadPosition();
         [$requests, $to] = $this->nextBatch();
         $outcomes = $this->deliverer->outcomes();
         if ($requests === [] && $outcomes->isEmpty() && $to == $this->position) {
-            return;
+            return false;
         }
         $now = $this->clock->now();
         try {
@@ -174,7 +183,7 @@ final class DeliveryProcess
         } catch (SpoolUnavailable $e) {
             $this->failed($e, \count($requests));
 
-            return;
+            return false;
         }
         $this->recovered();
         $this->deliverer->recorded();
@@ -190,6 +199,8 @@ final class DeliveryProcess
         if ($stored === [] && $requests !== []) {
             $this->deliverer->wake(); // a shared spool took them for the fleet: look there
         }
+
+        return $requests !== [];
     }
 
     /**

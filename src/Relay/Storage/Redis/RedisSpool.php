@@ -62,7 +62,7 @@ final class RedisSpool implements SpoolStore
     public function commit(array $entries, ?Outcomes $outcomes = null, ?JournalPosition $taken = null, ?float $clock = null): array
     {
         $this->connection->run(function (\Redis $redis) use ($entries, $outcomes, $taken): void {
-            $this->heartbeat($redis);
+            $this->claimOwn($redis);
             $first = $entries === [] ? 0 : (int) $redis->incrBy($this->keys->seq, \count($entries)) - \count($entries) + 1;
             $tx = $redis->multi(\Redis::MULTI);
             foreach ($entries as $i => $entry) {
@@ -95,7 +95,7 @@ final class RedisSpool implements SpoolStore
     public function due(float $now, int $limit, array $skip, int $maxBytes = 32 * 1048576): array
     {
         return $this->connection->run(function (\Redis $redis) use ($now, $limit, $skip): array {
-            $this->heartbeat($redis);
+            $this->claimOwn($redis);
             RedisConnection::script($redis, RedisScripts::PROMOTE, [$this->keys->due, $this->keys->stream], [$now, $limit]);
 
             return $this->load($redis, $this->claim($redis, $limit) + $this->read($redis, $limit), $skip);
@@ -172,6 +172,13 @@ final class RedisSpool implements SpoolStore
             $tx->exec();
         });
         $this->entries = array_diff_key($this->entries, $held);
+    }
+
+    public function heartbeat(): void
+    {
+        if ($this->entries !== [] && microtime(true) - $this->heartbeatAt >= $this->claimAfterSeconds / 3) {
+            $this->connection->run($this->claimOwn(...));
+        }
     }
 
     public function journalGraceSeconds(): float
@@ -269,7 +276,7 @@ final class RedisSpool implements SpoolStore
      * This worker's entries, in flight or waiting in memory, made fresh again (XCLAIM to itself,
      * JUSTID): a delivery longer than claimAfter is not taken over while this worker lives.
      */
-    private function heartbeat(\Redis $redis): void
+    private function claimOwn(\Redis $redis): void
     {
         $now = microtime(true);
         if ($this->entries === [] || $now - $this->heartbeatAt < $this->claimAfterSeconds / 3) {

@@ -1,0 +1,98 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Integration\Relay\Redis;
+
+use Symfony\Component\Process\Process;
+use WarmHttp\Rig\FreePort;
+use WarmHttp\Rig\TempDir;
+
+/**
+ * A private redis-server (Debian's) on an ephemeral loopback port, its AOF in a temporary
+ * directory (appendonly yes, appendfsync everysec, no RDB snapshots): killed and restarted on
+ * the same port and files by the tests. Never the system service.
+ */
+final class RedisServer
+{
+    private ?Process $process = null;
+
+    private function __construct(private readonly TempDir $dir, public readonly int $port) {}
+
+    public function __destruct()
+    {
+        $this->stop();
+        $this->dir->remove();
+    }
+
+    public static function start(): self
+    {
+        $server = new self(TempDir::create('redis'), FreePort::pick());
+        $server->launch();
+
+        return $server;
+    }
+
+    public static function installed(): bool
+    {
+        return is_executable('/usr/bin/redis-server') && class_exists(\Redis::class);
+    }
+
+    public function url(): string
+    {
+        return \sprintf('redis://127.0.0.1:%d/0', $this->port);
+    }
+
+    public function launch(): void
+    {
+        $this->process = new Process(['redis-server', '--port', (string) $this->port, '--bind', '127.0.0.1', '--dir', $this->dir->path(), '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--daemonize', 'no', '--protected-mode', 'yes']);
+        $this->process->setTimeout(null);
+        $this->process->start();
+        $deadline = microtime(true) + 10;
+        while (!$this->answers()) {
+            if (!$this->process->isRunning() || microtime(true) > $deadline) {
+                throw new \RuntimeException('redis-server did not start: ' . $this->process->getOutput() . $this->process->getErrorOutput());
+            }
+            usleep(10_000);
+        }
+    }
+
+    public function kill(): void
+    {
+        $this->process?->signal(\SIGKILL);
+        $this->process?->wait();
+        $this->process = null;
+    }
+
+    public function stop(): void
+    {
+        if ($this->process !== null && $this->process->isRunning()) {
+            $this->process->stop(5, \SIGTERM);
+        }
+        $this->process = null;
+    }
+
+    public function client(): \Redis
+    {
+        $redis = new \Redis();
+        $redis->connect('127.0.0.1', $this->port, 1.0);
+
+        return $redis;
+    }
+
+    /** @return array<string, string> `INFO commandstats`: command => its line */
+    public function commandStats(): array
+    {
+        /** @var array<string, string> */
+        return $this->client()->info('commandstats');
+    }
+
+    private function answers(): bool
+    {
+        try {
+            return (bool) $this->client()->ping();
+        } catch (\RedisException) {
+            return false;
+        }
+    }
+}
