@@ -142,6 +142,20 @@ final class RelayFleetTest extends TestCase
         self::assertStringContainsString('Delivery worker joined the fleet', $second->log(), 'the relay left running delivered it');
     }
 
+    public function testADeliverySlowerThanTheClaimTimeoutIsNotTakenFromALiveRelay(): void
+    {
+        $origin = FleetOrigin::start(delayMs: 3500);
+        [$first, $second] = [$this->relay(['--claim-after=1']), $this->relay(['--claim-after=1'])];
+        $caller = new FleetCaller();
+        foreach (range(0, 3) as $i) {
+            self::assertTrue($caller->dispatch($first->address(), $origin->url($i)));
+        }
+        self::assertSame([], $origin->awaitDelivered(range(0, 3), 15.0));
+        usleep(500_000);
+        self::assertSame(array_fill_keys(['0', '1', '2', '3'], 1), $origin->delivered() + [], 'each once: the relay delivering kept its claim fresh');
+        self::assertSame(0.0, ($first->metrics()['claimed_total'] ?? 0.0) + ($second->metrics()['claimed_total'] ?? 0.0));
+    }
+
     public function testACapOfTwoPerDestinationHoldsAcrossThreeRelays(): void
     {
         $origin = FleetOrigin::start(delayMs: 150);

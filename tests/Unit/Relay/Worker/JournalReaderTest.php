@@ -47,6 +47,17 @@ final class JournalReaderTest extends TestCase
         self::assertSame([], $this->reader->read($position)[0]);
     }
 
+    public function testBytesAfterAPositionAreTheJournalNotYetTakenInWithoutReadingIt(): void
+    {
+        $ids = JournalWriter::open($this->temp->path, false, 0)->append([self::request('a'), self::request('b')]);
+        $size = (int) filesize(Journal::segmentPath($this->temp->path, 1));
+        [$segment, $offset] = array_map('intval', explode('-', $ids[1]));
+
+        self::assertSame($size, $this->reader->bytesAfter(new JournalPosition(0, 0)));
+        self::assertSame($size - $offset, $this->reader->bytesAfter(new JournalPosition($segment, $offset)));
+        self::assertSame(0, $this->reader->bytesAfter(new JournalPosition(1, $size)));
+    }
+
     public function testReadsOnFromAPositionInsideASegment(): void
     {
         $ids = JournalWriter::open($this->temp->path, false, 0)->append([self::request('a'), self::request('b')]);
