@@ -25,11 +25,15 @@ final class MetricsFileTest extends TestCase
         $temp->remove();
     }
 
-    public function testNoFileOrAnOldOneWithoutGaugesGivesNone(): void
+    public function testNoFileGivesNoGauges(): void
+    {
+        self::assertSame([], MetricsFile::gauges('/nonexistent/relay.metrics.json'));
+    }
+
+    public function testAFileOfAnOlderWorkerWithoutGaugesGivesNone(): void
     {
         $temp = new TempDirectory();
         $path = $temp->path . '/relay.metrics.json';
-        self::assertSame([], MetricsFile::gauges($path));
         file_put_contents($path, '{"counters":{"delivered_total":1},"in_flight":0}');
         self::assertSame([], MetricsFile::gauges($path));
         $temp->remove();
