@@ -73,14 +73,14 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     private static int $clients = 0;
 
     /**
-     * What a LazyRequest sends, by "METHOD URL": built and checked once, read by every later
+     * What a LazyRequest sends, by method and URL: built and checked once, read by every later
      * request to the same URL (building it cost ~17 k instructions per request, issue 16).
      *
-     * @var array<string, TransferSpec>
+     * @var array<string, array<string, TransferSpec>>
      */
     private array $specs = [];
 
-    /** Specs kept at most: a client that never repeats a URL builds one per request, as before. */
+    /** Specs kept at most per method: a client that never repeats a URL builds one per request, as before. */
     private const KEPT_SPECS = 256;
 
     /**
@@ -129,8 +129,13 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
 
     public function sendRequest(RequestInterface $request): ResponseInterface
     {
-        $transfer = $this->start($request);
-        Scheduler::await($transfer);
+        $pool = CurlPool::get();
+        $transfer = $this->start($request, $pool);
+        if (\Fiber::getCurrent() === null) {
+            $pool->wait($transfer); // as Scheduler::await() does outside any fiber, a call less
+        } else {
+            Scheduler::await($transfer);
+        }
 
         return $transfer->response();
     }
@@ -138,7 +143,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     /** Starts the request now and returns at once; many can be in flight on the shared pool. */
     public function sendAsync(RequestInterface $request): PendingResponse
     {
-        return new PendingResponse($this->start($request));
+        return new PendingResponse($this->start($request, CurlPool::get()));
     }
 
     /**
@@ -155,7 +160,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
             throw new \InvalidArgumentException(\sprintf('sendAll(): $concurrency must be at least 1, got %d.', $concurrency));
         }
 
-        return (new Batch($this->start(...), $concurrency, $onProgress))->run($requests);
+        return (new Batch(fn(RequestInterface $request): Transfer => $this->start($request, CurlPool::get()), $concurrency, $onProgress))->run($requests);
     }
 
     public function createRequest(string $method, $uri): RequestInterface
@@ -224,12 +229,12 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     }
 
     /** @throws Exception\RequestException before anything is sent */
-    private function start(RequestInterface $request): Transfer
+    private function start(RequestInterface $request, CurlPool $pool): Transfer
     {
         if ($request instanceof LazyRequest && $this->direct && $request->isAsCreated()) {
-            $transfer = new Transfer($this->specs[$request->method . ' ' . $request->url] ?? $this->keptSpec($request), new Psr7Exchange($request));
+            $transfer = new Transfer($this->specs[$request->method][$request->url] ?? $this->keptSpec($request), new Psr7Exchange($request));
             $this->observers?->watch($request, $transfer);
-            CurlPool::get()->start($transfer);
+            $pool->start($transfer);
 
             return $transfer;
         }
@@ -271,14 +276,14 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     private function keptSpec(LazyRequest $request): TransferSpec
     {
         RequestGuard::check($request);
-        if (\count($this->specs) >= self::KEPT_SPECS) {
-            $this->specs = [];
+        if (\count($this->specs[$request->method] ?? []) >= self::KEPT_SPECS) {
+            $this->specs[$request->method] = [];
         }
         $resendable = Psr7Exchange::isSafeToResend($request);
         $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), $resendable);
         $profile = $this->profile === null ? null : $this->profile . $request->method . ' ' . $request->parts[1] . '://' . $request->parts[0];
 
-        return $this->specs[$request->method . ' ' . $request->url] = Psr7Exchange::spec($request, $resendable, $curl, $this->options->bool('stream'), $this->options->int('max_response_bytes'), $profile);
+        return $this->specs[$request->method][$request->url] = Psr7Exchange::spec($request, $resendable, $curl, $this->options->bool('stream'), $this->options->int('max_response_bytes'), $profile);
     }
 
     private function keepsOptions(): bool

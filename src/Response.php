@@ -11,19 +11,54 @@ use WarmHttp\Internal\ParsedResponse;
 /**
  * A PSR-7 response that also tells how it was fetched: `$response->stats()`.
  * Every with*() keeps the stats, so middleware that rewrites headers does not lose them.
+ *
+ * It holds the parts of the head as curl delivered them and splits the header fields only
+ * when first asked (ParsedResponse); most callers read the status and the body only. From its
+ * first with*() on, a copy reads through a validated nyholm response (PSR-7's immutability).
  */
 final class Response implements ResponseInterface
 {
     private ?TransferStats $stats = null;
 
+    private int $status = 0;
+
+    private string $reason = '';
+
+    private string $protocol = '';
+
+    /** @var list<string>|string "Name: value" lines, or the head's field block; checked already */
+    private array|string $headerLines = '';
+
+    private ?StreamInterface $body = null;
+
     /**
+     * @internal Plain properties, not native readonly ones: one response is made per request,
+     *           and PHP 8.2 writes native readonly properties on the VM's slow path.
+     *
+     * @param ResponseInterface|ParsedResponse|null $inner what it reads through; null: its own parts (ofHead())
+     * @param array<string, mixed>                  $curlInfo
+     */
+    public function __construct(private ResponseInterface|ParsedResponse|null $inner, private array $curlInfo) {}
+
+    /**
+     * A response read from a head ResponseParser checked: its fields are split when first asked.
+     *
      * @internal
      *
-     * $curlInfo is a plain property, not a native readonly one: PHP 8.2 writes those on its slow path.
-     *
+     * @param list<string>|string  $headerLines "Name: value" lines, or the head's field block
      * @param array<string, mixed> $curlInfo
      */
-    public function __construct(private ResponseInterface|ParsedResponse $inner, private array $curlInfo) {}
+    public static function ofHead(int $status, string $reason, string $protocol, array|string $headerLines, StreamInterface $body, array $curlInfo): self
+    {
+        $response = new self(null, $curlInfo);
+        $response->status = $status;
+        $response->reason = $reason;
+        $response->protocol = $protocol;
+        $response->headerLines = $headerLines;
+        $response->body = $body;
+
+        return $response;
+    }
 
     public function stats(): TransferStats
     {
@@ -32,7 +67,7 @@ final class Response implements ResponseInterface
 
     public function getProtocolVersion(): string
     {
-        return $this->inner->getProtocolVersion();
+        return $this->inner === null ? $this->protocol : $this->inner->getProtocolVersion();
     }
 
     public function withProtocolVersion(string $version): static
@@ -42,22 +77,22 @@ final class Response implements ResponseInterface
 
     public function getHeaders(): array
     {
-        return $this->inner->getHeaders();
+        return $this->inner()->getHeaders();
     }
 
     public function hasHeader(string $name): bool
     {
-        return $this->inner->hasHeader($name);
+        return $this->inner()->hasHeader($name);
     }
 
     public function getHeader(string $name): array
     {
-        return $this->inner->getHeader($name);
+        return $this->inner()->getHeader($name);
     }
 
     public function getHeaderLine(string $name): string
     {
-        return $this->inner->getHeaderLine($name);
+        return $this->inner()->getHeaderLine($name);
     }
 
     public function withHeader(string $name, $value): static
@@ -77,7 +112,7 @@ final class Response implements ResponseInterface
 
     public function getBody(): StreamInterface
     {
-        return $this->inner->getBody();
+        return $this->inner === null ? $this->body ?? new Internal\MemoryStream('') : $this->inner->getBody();
     }
 
     public function withBody(StreamInterface $body): static
@@ -87,7 +122,7 @@ final class Response implements ResponseInterface
 
     public function getStatusCode(): int
     {
-        return $this->inner->getStatusCode();
+        return $this->inner === null ? $this->status : $this->inner->getStatusCode();
     }
 
     public function withStatus(int $code, string $reasonPhrase = ''): static
@@ -97,12 +132,19 @@ final class Response implements ResponseInterface
 
     public function getReasonPhrase(): string
     {
-        return $this->inner->getReasonPhrase();
+        return $this->inner === null ? $this->reason : $this->inner->getReasonPhrase();
+    }
+
+    private function inner(): ResponseInterface|ParsedResponse
+    {
+        return $this->inner ??= new ParsedResponse($this->status, $this->reason, $this->protocol, $this->headerLines, $this->getBody());
     }
 
     private function psr7(): ResponseInterface
     {
-        return $this->inner instanceof ParsedResponse ? $this->inner->toPsr7() : $this->inner;
+        $inner = $this->inner();
+
+        return $inner instanceof ParsedResponse ? $inner->toPsr7() : $inner;
     }
 
     private function with(ResponseInterface $inner): static

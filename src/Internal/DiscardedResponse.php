@@ -48,7 +48,7 @@ final class DiscardedResponse
             default => '1.1',
         };
 
-        return new Response(new ParsedResponse($status, '', $version, $lines, new MemoryStream('')), $info);
+        return Response::ofHead($status, '', $version, $lines, new MemoryStream(''), $info);
     }
 
     /** @return resource */

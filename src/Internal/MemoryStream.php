@@ -125,7 +125,9 @@ final class MemoryStream implements StreamInterface
 
     public function getContents(): string
     {
-        $this->assertAttached();
+        if ($this->detached) {
+            $this->assertAttached(); // throws; checked here first, as most reads are of an attached stream
+        }
         $rest = (string) substr($this->data, $this->position);
         $this->position = \strlen($this->data);
 

@@ -37,8 +37,12 @@ final class MultiplexGate
 
     private int $waiting = 0;
 
-    /** Whether admit() records transfers: from engage() until every origin it knows is idle. */
-    private bool $counting = false;
+    /**
+     * Whether admit() records transfers: from engage() until every origin it knows is idle.
+     * While false, nothing waits and settled() has nothing to do: the pool skips both. Read by
+     * the pool, written here only.
+     */
+    public bool $counting = false;
 
     /**
      * With fewer than STREAMS_PER_CONNECTION - 1 transfers in curl, no origin can reach its

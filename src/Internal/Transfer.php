@@ -47,19 +47,13 @@ final class Transfer implements Waitable
 
     /**
      * Set when the response is buffered under `max_response_bytes`. This and the other public
-     * properties are plain ones marked @readonly: one transfer is made per request, and PHP
-     * 8.2 writes native readonly properties on the VM's slow path.
-     *
-     * @readonly
+     * properties are plain ones, set in the constructor only: one transfer is made per
+     * request, and PHP 8.2 writes native readonly properties on the VM's slow path.
      */
-    public ?CappedBuffer $cappedBody;
+    public ?CappedBuffer $cappedBody = null;
 
-    /**
-     * Set when the response body is streamed (ResponseSink::Streamed).
-     *
-     * @readonly
-     */
-    public ?BodyBuffer $streamedBody;
+    /** Set when the response body is streamed (ResponseSink::Streamed). */
+    public ?BodyBuffer $streamedBody = null;
 
     public function __construct(
         /** @readonly */
@@ -67,8 +61,11 @@ final class Transfer implements Waitable
         /** @readonly */
         public Exchange $exchange,
     ) {
-        $this->streamedBody = $spec->sink === ResponseSink::Streamed ? new BodyBuffer() : null;
-        $this->cappedBody = $spec->maxResponseBytes !== null && $spec->sink === ResponseSink::Buffered ? new CappedBuffer($spec->maxResponseBytes) : null;
+        if ($spec->sink === ResponseSink::Streamed) {
+            $this->streamedBody = new BodyBuffer();
+        } elseif ($spec->maxResponseBytes !== null && $spec->sink === ResponseSink::Buffered) {
+            $this->cappedBody = new CappedBuffer($spec->maxResponseBytes);
+        }
     }
 
     /** Whether its easy handle got PHP callbacks, which must be cleared before recycling. */

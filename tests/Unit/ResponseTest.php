@@ -6,7 +6,6 @@ namespace WarmHttp\Tests\Unit;
 
 use PHPUnit\Framework\TestCase;
 use WarmHttp\Internal\MemoryStream;
-use WarmHttp\Internal\ParsedResponse;
 use WarmHttp\Response;
 
 final class ResponseTest extends TestCase
@@ -71,6 +70,15 @@ final class ResponseTest extends TestCase
         self::assertSame($response->stats(), $response->stats());
     }
 
+    public function testAnEmptyFieldBlockHasNoHeaders(): void
+    {
+        $response = Response::ofHead(204, '', '2', '', new MemoryStream(''), []);
+
+        self::assertSame([], $response->getHeaders());
+        self::assertFalse($response->hasHeader('Content-Type'));
+        self::assertSame(['X-A' => ['1']], $response->withHeader('X-A', '1')->getHeaders());
+    }
+
     public function testAnInvalidHeaderIsRefusedByTheFirstWith(): void
     {
         $this->expectException(\InvalidArgumentException::class);
@@ -80,8 +88,6 @@ final class ResponseTest extends TestCase
 
     private static function response(): Response
     {
-        $parsed = new ParsedResponse(201, 'Created', '1.1', ['Content-Type: application/json', 'X-Tag: a', 'x-tag: b'], new MemoryStream('{"id":1}'));
-
-        return new Response($parsed, ['total_time_us' => 12500, 'num_connects' => 0]);
+        return Response::ofHead(201, 'Created', '1.1', "Content-Type: application/json\r\nX-Tag: a\r\nx-tag: b", new MemoryStream('{"id":1}'), ['total_time_us' => 12500, 'num_connects' => 0]);
     }
 }
