@@ -81,6 +81,29 @@ final class RedisConnection
         return $result;
     }
 
+    /**
+     * MULTI ... EXEC sent as one pipeline: atomic in Redis, one round trip. phpredis's own MULTI
+     * mode waits for each command's QUEUED: 76 µs per command against 1.4 µs pipelined (500
+     * HSETs, 20 times, one run on this machine).
+     *
+     * @param \Closure(\Redis): void $commands queues the commands on the pipeline it is given
+     *
+     * @throws \RedisException the transaction was refused or aborted
+     */
+    public static function transaction(\Redis $redis, \Closure $commands): void
+    {
+        $pipe = $redis->multi(\Redis::PIPELINE);
+        $pipe->rawCommand('MULTI');
+        $commands($pipe);
+        $pipe->rawCommand('EXEC');
+        $replies = $pipe->exec();
+        if (!\is_array($replies) || !\is_array(end($replies))) {
+            self::check($redis);
+
+            throw new \RedisException('the transaction was aborted');
+        }
+    }
+
     /** A reply that should be a number (phpredis gives strings from hashes and Lua). */
     public static function int(mixed $reply): int
     {

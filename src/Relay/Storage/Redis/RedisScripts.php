@@ -27,19 +27,24 @@ final class RedisScripts
         LUA;
 
     /**
-     * KEYS: lease:<origin>. ARGV: lease milliseconds, cap, member. A lease expires by itself
-     * when the relay holding it dies, so a killed relay does not keep its slots.
+     * KEYS: lease:<origin>. ARGV: lease milliseconds, cap, then the members wanted. Grants as
+     * many as the cap leaves room for and returns how many (the first ones). A lease expires by
+     * itself when the relay holding it dies, so a killed relay does not keep its slots.
      */
     public const LEASE = <<<'LUA'
         local t = redis.call('TIME')
         local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+        local ttl = tonumber(ARGV[1])
         redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-        if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
-            return 0
+        local granted = math.min(tonumber(ARGV[2]) - redis.call('ZCARD', KEYS[1]), #ARGV - 2)
+        for i = 1, granted do
+            redis.call('ZADD', KEYS[1], now + ttl, ARGV[i + 2])
         end
-        redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[3])
-        redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
-        return 1
+        if granted > 0 then
+            redis.call('PEXPIRE', KEYS[1], ttl)
+            return granted
+        end
+        return 0
         LUA;
 
     /**
