@@ -1,0 +1,149 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Integration\Relay\Redis;
+
+use PHPUnit\Framework\TestCase;
+use WarmHttp\Relay\Metrics;
+use WarmHttp\Relay\Storage\JournalPosition;
+use WarmHttp\Relay\Storage\Redis\RedisAddress;
+use WarmHttp\Relay\Storage\Redis\RedisConnection;
+use WarmHttp\Relay\Storage\Redis\RedisKeys;
+use WarmHttp\Relay\Storage\Redis\RedisSpool;
+use WarmHttp\Relay\Storage\Redis\RedisSpoolReader;
+use WarmHttp\Relay\Storage\SpooledRequest;
+use WarmHttp\Relay\Worker\Outcomes;
+
+/**
+ * The Redis spool's own contract, against a real redis-server: what two workers (two relays)
+ * see of each other's requests, outcomes, leases and claims.
+ */
+final class RedisSpoolTest extends TestCase
+{
+    private RedisServer $redis;
+
+    protected function setUp(): void
+    {
+        if (!RedisServer::installed()) {
+            self::markTestSkipped('needs redis-server and php8.2-redis (scripts/setup installs both)');
+        }
+        $this->redis = RedisServer::start();
+    }
+
+    protected function tearDown(): void
+    {
+        if (isset($this->redis)) {
+            $this->redis->stop();
+        }
+    }
+
+    public function testARequestForwardedByOneRelayIsTakenByOneWorkerOnlyWithItsJournalPosition(): void
+    {
+        [$first, $second] = [$this->spool('a'), $this->spool('b')];
+        self::assertSame([], $first->commit([self::request('x'), self::request('y')], null, new JournalPosition(1, 300)), 'the fleet takes them, not the forwarder');
+        self::assertEquals(new JournalPosition(1, 300), $first->journalPosition());
+        self::assertEquals(new JournalPosition(0, 0), $second->journalPosition(), 'each relay has its own position');
+
+        $taken = $second->due(1.0, 10, []);
+        self::assertSame(['x', 'y'], array_map(static fn(SpooledRequest $r): string => $r->body, $taken));
+        self::assertSame('key-x', $taken[0]->idempotencyKey);
+        self::assertSame([], $first->due(1.0, 10, []), 'an entry goes to one consumer');
+    }
+
+    public function testOutcomesDeliveredRetriedAndDeadAreRecordedForTheFleet(): void
+    {
+        $spool = $this->spool('a');
+        $spool->commit([self::request('ok'), self::request('later'), self::request('never')]);
+        [$ok, $later, $never] = $spool->due(100.0, 10, []);
+        $outcomes = new Outcomes();
+        $outcomes->delivered[] = $ok->id;
+        $outcomes->retries[$later->id] = [105.0, 1, 'HTTP 503'];
+        $outcomes->dead[$never->id] = [1, 'HTTP 404: a client error is not retried'];
+        $spool->commit([], $outcomes);
+
+        $reader = RedisSpoolReader::open(RedisAddress::parse($this->redis->url()));
+        self::assertSame(['pending' => 1, 'retrying' => 1, 'dead' => 1, 'delivered' => 1, 'dead_lettered' => 1], array_intersect_key($reader->counts(), array_flip(['pending', 'retrying', 'dead', 'delivered', 'dead_lettered'])));
+        self::assertSame([], $this->spool('b')->due(104.0, 10, []), 'not due yet');
+        $retry = $this->spool('b')->due(105.5, 10, []);
+        self::assertSame([[$later->id, 1, 'key-later']], array_map(static fn(SpooledRequest $r): array => [$r->id, $r->attempts, $r->idempotencyKey], $retry), 'due on any relay, attempts and key kept');
+
+        self::assertSame('HTTP 404: a client error is not retried', $reader->deadLetters()[0]['last_error']);
+        self::assertSame(1, $reader->retry([$never->id]));
+        self::assertSame(0, $reader->retry([$never->id]), 'requeued once');
+        self::assertSame([[$never->id, 0]], array_map(static fn(SpooledRequest $r): array => [$r->id, $r->attempts], $this->spool('c')->due(106.0, 10, [])));
+    }
+
+    public function testACapIsSharedByEveryRelayAndFreedWithTheCommitAfterADelivery(): void
+    {
+        [$first, $second] = [$this->spool('a'), $this->spool('b')];
+        $origin = 'http://hooks.example:80';
+        self::assertTrue($first->mayStart($origin, 2));
+        $first->commit([]); // the end of its loop pass: what it did not start goes back
+        self::assertTrue($second->mayStart($origin, 2));
+        self::assertFalse($first->mayStart($origin, 2), 'two in the fleet');
+        self::assertFalse($second->mayStart($origin, 2));
+
+        $first->settled($origin);
+        $first->commit([]);
+        self::assertTrue($second->mayStart($origin, 2), 'released with the commit after the delivery');
+    }
+
+    public function testUnusedLeasesOfARoundAreReleasedWithTheNextCommit(): void
+    {
+        [$first, $second] = [$this->spool('a'), $this->spool('b')];
+        $origin = 'http://hooks.example:80';
+        self::assertTrue($first->mayStart($origin, 3)); // takes the three at once, uses one
+        self::assertFalse($second->mayStart($origin, 3));
+        $first->commit([]);
+        self::assertTrue($second->mayStart($origin, 3));
+        self::assertTrue($second->mayStart($origin, 3));
+        self::assertFalse($second->mayStart($origin, 3), 'the first still holds the lease it used');
+    }
+
+    public function testEntriesOfAWorkerThatStoppedTalkingAreClaimedAfterTheTimeoutOnlyThen(): void
+    {
+        [$dead, $alive] = [$this->spool('a', claimAfter: 0.4), $this->spool('b', claimAfter: 0.4)];
+        $dead->commit([self::request('orphan')]);
+        self::assertCount(1, $dead->due(1.0, 10, []));
+        $early = $alive->due(1.0, 10, []);
+        usleep(500_000);
+        $late = $alive->due(1.0, 10, []);
+        self::assertSame([], $early, 'not idle long enough');
+        self::assertSame(['orphan'], array_map(static fn(SpooledRequest $r): string => $r->body, $late));
+    }
+
+    public function testAHeartbeatKeepsAWorkersEntriesItsOwn(): void
+    {
+        [$busy, $other] = [$this->spool('a', claimAfter: 0.4), $this->spool('b', claimAfter: 0.4)];
+        $busy->commit([self::request('slow')]);
+        self::assertCount(1, $busy->due(1.0, 10, []));
+        for ($i = 0; $i < 6; ++$i) {
+            usleep(150_000);
+            $busy->heartbeat();
+            self::assertSame([], $other->due(1.0, 10, []));
+        }
+    }
+
+    public function testRequestsGivenBackGoToTheOthersAtOnce(): void
+    {
+        [$stopping, $other] = [$this->spool('a'), $this->spool('b')];
+        $stopping->commit([self::request('one'), self::request('two')]);
+        $taken = $stopping->due(1.0, 10, []);
+        $stopping->giveBack([$taken[1]->id]);
+        self::assertSame(['two'], array_map(static fn(SpooledRequest $r): string => $r->body, $other->due(1.0, 10, [])));
+    }
+
+    private function spool(string $relay, float $claimAfter = 60.0): RedisSpool
+    {
+        $address = RedisAddress::parse($this->redis->url());
+        $keys = new RedisKeys($address->prefix);
+
+        return new RedisSpool(new RedisConnection($address, $keys->ensureGroup(...)), $keys, $relay, $claimAfter, 30.0, new Metrics());
+    }
+
+    private static function request(string $body): SpooledRequest
+    {
+        return new SpooledRequest(0, 'POST', 'http://hooks.example/' . $body, [['Content-Type', 'text/plain']], $body, 'key-' . $body, 0, 100.0);
+    }
+}
