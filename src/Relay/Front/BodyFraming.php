@@ -4,8 +4,8 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay\Front;
 
-use Psr\Http\Message\ResponseInterface;
 use WarmHttp\Internal\BodyBuffer;
+use WarmHttp\Relay\Wire\AnswerHead;
 use WarmHttp\Relay\Wire\WireRequest;
 
 /**
@@ -36,15 +36,14 @@ final class BodyFraming
     }
 
     /** @throws UnframeableAnswer */
-    public static function choose(ResponseInterface $response, WireRequest $wire, BodyBuffer $body): self
+    public static function choose(int $status, AnswerHead $head, WireRequest $wire, BodyBuffer $body): self
     {
-        $status = $response->getStatusCode();
         if ($status < 200) {
             // curl answers 100 and 103 itself; any other 1xx as a final answer (101 unasked)
             // would leave the caller's connection in a protocol the relay does not speak.
             throw new UnframeableAnswer(\sprintf('the destination answered %d as its final answer', $status));
         }
-        $announced = self::announcedLength($response);
+        $announced = self::announcedLength($head);
         if ($status === 204) {
             return new self(self::NONE, null);
         }
@@ -129,13 +128,13 @@ final class BodyFraming
      *
      * @throws UnframeableAnswer
      */
-    private static function announcedLength(ResponseInterface $response): ?string
+    private static function announcedLength(AnswerHead $head): ?string
     {
-        $values = $response->getHeader('Content-Length');
+        $values = $head->contentLengths;
         if ($values === []) {
             return null;
         }
-        if ($response->hasHeader('Transfer-Encoding')) {
+        if ($head->transferEncoding) {
             throw new UnframeableAnswer('the destination answered with both Transfer-Encoding and Content-Length');
         }
         if (\count($values) === 1 && ctype_digit($values[0]) && \strlen($values[0]) <= 18) {

@@ -92,7 +92,7 @@ final class Router
         $batch = $this->arrivals;
         $this->arrivals = [];
         try {
-            $ids = $this->journal->append(array_map(static fn(array $a): SpooledRequest => $a[1], $batch));
+            $ids = $this->journal->append(array_column($batch, 1));
         } catch (SpoolUnavailable $e) {
             $this->refuseBatch($batch, $e);
 
@@ -210,9 +210,9 @@ final class Router
         }
         match (true) {
             !$wire->isAbsoluteForm() => $this->local($connection, $wire),
-            $wire->mode() === 'async' => $this->enqueue($connection, $wire),
-            $wire->mode() === 'sync' => $this->forward($connection, $wire),
-            default => $this->reject($connection, 400, \sprintf('Unknown X-WarmHttp-Mode "%s": use async or sync.', $wire->mode()), false),
+            $wire->mode === 'async' => $this->enqueue($connection, $wire),
+            $wire->mode === 'sync' => $this->forward($connection, $wire),
+            default => $this->reject($connection, 400, \sprintf('Unknown X-WarmHttp-Mode "%s": use async or sync.', $wire->mode), false),
         };
     }
 
@@ -232,7 +232,7 @@ final class Router
             return;
         }
         $key = $wire->header('Idempotency-Key');
-        $headers = array_values(array_filter(HeaderFilter::forUpstream($wire->headers), static fn(array $h): bool => strcasecmp($h[0], 'Idempotency-Key') !== 0));
+        $headers = HeaderFilter::forUpstream($wire->headers, ['idempotency-key' => true]);
         $connection->busy = true;
         $this->arrivals[] = [$connection, new SpooledRequest(
             0,

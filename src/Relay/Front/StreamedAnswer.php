@@ -8,8 +8,9 @@ use Psr\Http\Message\ResponseInterface;
 use WarmHttp\Internal\BodyBuffer;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\Transfer;
+use WarmHttp\Relay\Outbound\UpstreamExchange;
 use WarmHttp\Relay\Outbound\UpstreamFailure;
-use WarmHttp\Relay\Wire\HeaderFilter;
+use WarmHttp\Relay\Wire\AnswerHead;
 use WarmHttp\Relay\Wire\WireRequest;
 use WarmHttp\Relay\Wire\WireResponse;
 
@@ -57,14 +58,15 @@ final class StreamedAnswer
 
             return;
         }
+        $answerHead = $this->answerHead($outcome);
         try {
-            $this->framing = BodyFraming::choose($outcome, $this->wire, $this->body);
+            $this->framing = BodyFraming::choose($outcome->getStatusCode(), $answerHead, $this->wire, $this->body);
         } catch (UnframeableAnswer $e) {
             $this->refuse(SyncFailure::answer(502, 'network', $e->getMessage()));
 
             return;
         }
-        $headers = HeaderFilter::forCaller($this->headers($outcome));
+        $headers = $answerHead->lines;
         if ($outcome->getProtocolVersion() !== '1.1') {
             // The caller's hop is HTTP/1.1 whatever the destination spoke: the Client reports
             // the destination's version, as a direct call does (SyncExchange).
@@ -159,12 +161,20 @@ final class StreamedAnswer
         ($this->onFinished)();
     }
 
-    /** @return array<string, list<string>> */
-    private function headers(ResponseInterface $response): array
+    /**
+     * The head lines as the exchange read them from the bytes received (no PSR-7 round trip);
+     * from the response's headers for an outcome settled otherwise.
+     */
+    private function answerHead(ResponseInterface $response): AnswerHead
     {
+        $exchange = $this->transfer->exchange;
+        $head = $exchange instanceof UpstreamExchange ? $exchange->answerHead() : null;
+        if ($head !== null) {
+            return $head;
+        }
         /** @var array<string, list<string>> $headers */
         $headers = $response->getHeaders();
 
-        return $headers;
+        return AnswerHead::fromHeaders($headers);
     }
 }

@@ -16,8 +16,19 @@ final class DestinationGuard
     /** Resolutions are reused this long: gethostbynamel() blocks the loop, and gives no TTL. */
     private const CACHE_SECONDS = 30.0;
 
-    /** @var array<string, array{string, float}> host => address, expiry */
-    private array $cache = [];
+    /** Hosts whose verdict is kept; the one judged longest ago goes first. */
+    private const VERDICTS_KEPT = 1024;
+
+    /**
+     * Verdicts by canonical host: the address, until when (monotonic seconds; never, for an IP
+     * literal), and the refusal (null: allowed). A name's verdict lives exactly as long as the
+     * resolution it judged: a changed DNS answer is resolved, judged and pinned anew, never let
+     * through on an old verdict. Judging an address again per request cost ~11 k instructions
+     * for IPv4 and ~48 k for IPv6 (callgrind).
+     *
+     * @var array<string, array{string, float, ?string}>
+     */
+    private array $verdicts = [];
 
     /** @var list<string> canonical names, or "*.example.com" for subdomains */
     private readonly array $allowedHosts;
@@ -56,22 +67,42 @@ final class DestinationGuard
      */
     public function checkCanonical(string $host): string
     {
-        $address = $this->resolve(trim($host, '[]'));
-        if ($this->allowPrivate || $this->isAllowedHost($host)) {
-            return $address;
+        $now = hrtime(true) / 1e9;
+        $verdict = $this->verdicts[$host] ?? null;
+        if ($verdict === null || $verdict[1] <= $now) {
+            $verdict = $this->judge($host, $now);
         }
-        $why = SpecialPurposeAddresses::classify($address);
-        if ($why === null) {
-            return $address;
+        if ($verdict[2] !== null) {
+            throw new RefusedDestination($verdict[2]);
         }
 
-        throw new RefusedDestination(\sprintf(
+        return $verdict[0];
+    }
+
+    /**
+     * @return array{string, float, ?string}
+     *
+     * @throws UnresolvableHost not kept: the next request resolves again
+     */
+    private function judge(string $host, float $now): array
+    {
+        $bare = trim($host, '[]');
+        $literal = filter_var($bare, \FILTER_VALIDATE_IP) !== false;
+        $address = $literal ? $bare : (self::lookup($bare) ?? throw new UnresolvableHost(\sprintf('Could not resolve host "%s".', $bare)));
+        $why = $this->allowPrivate || $this->isAllowedHost($host) ? null : SpecialPurposeAddresses::classify($address);
+        $verdict = [$address, $literal ? \INF : $now + self::CACHE_SECONDS, $why === null ? null : \sprintf(
             'Refused destination "%s": it resolves to %s, and %s: the relay does not connect to loopback, private, link-local, CGNAT, metadata or reserved addresses. Start the relay with --allow-host=%s or --allow-private-networks to permit it.',
             $host,
             $address,
             $why,
             $host,
-        ));
+        )];
+        unset($this->verdicts[$host]);
+        if (\count($this->verdicts) >= self::VERDICTS_KEPT) {
+            unset($this->verdicts[array_key_first($this->verdicts)]);
+        }
+
+        return $this->verdicts[$host] = $verdict;
     }
 
     /** Whether the relay connects to this address by default (SpecialPurposeAddresses). */
@@ -96,21 +127,6 @@ final class DestinationGuard
         } catch (\InvalidArgumentException $e) {
             throw new RefusedDestination($e->getMessage(), 0, $e);
         }
-    }
-
-    private function resolve(string $host): string
-    {
-        if (filter_var($host, \FILTER_VALIDATE_IP) !== false) {
-            return $host;
-        }
-        $now = microtime(true);
-        if (isset($this->cache[$host]) && $this->cache[$host][1] > $now) {
-            return $this->cache[$host][0];
-        }
-        $address = self::lookup($host) ?? throw new UnresolvableHost(\sprintf('Could not resolve host "%s".', $host));
-        $this->cache[$host] = [$address, $now + self::CACHE_SECONDS];
-
-        return $address;
     }
 
     private static function lookup(string $host): ?string

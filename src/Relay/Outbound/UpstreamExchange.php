@@ -18,6 +18,7 @@ use WarmHttp\Internal\MemoryStream;
 use WarmHttp\Internal\ResponseParser;
 use WarmHttp\Internal\ResponseSink;
 use WarmHttp\Internal\Transfer;
+use WarmHttp\Relay\Wire\AnswerHead;
 
 /**
  * The relay's side of the seam: no PSR-7 request. A delivery's outcome is its status and
@@ -40,6 +41,9 @@ final class UpstreamExchange implements Exchange
 
     private readonly LoggerInterface $logger;
 
+    /** A sync answer's head for its caller, read from the bytes curl received once they passed ResponseParser. */
+    private ?AnswerHead $answerHead = null;
+
     /**
      * @param string|null $checkedAddress the address the guard checked and curl was pinned to;
      *                                    null for a sync request the guard does not apply to (it
@@ -61,10 +65,22 @@ final class UpstreamExchange implements Exchange
             return DiscardedResponse::from($handle, $info);
         }
         try {
-            return ResponseParser::parse($transfer->head(), \strlen($transfer->head()), $info, new MemoryStream(''));
+            $response = ResponseParser::parse($transfer->head(), \strlen($transfer->head()), $info, new MemoryStream(''));
         } catch (MalformedResponse $e) {
             return new UpstreamFailure(FailureKind::Network, $transfer->spec->describe($e->getMessage()));
         }
+        $this->answerHead = AnswerHead::fromRaw($transfer->head());
+
+        return $response;
+    }
+
+    /**
+     * The answer's head lines for a sync caller, filtered, straight from the bytes received;
+     * null before a response, or when the transfer was settled otherwise.
+     */
+    public function answerHead(): ?AnswerHead
+    {
+        return $this->answerHead;
     }
 
     public function failure(Transfer $transfer, Failure $failure): ClientExceptionInterface

@@ -23,12 +23,20 @@ final class RequestBytes
 
     public static function encode(SpooledRequest $request): string
     {
-        return pack('E', $request->createdAt)
-            . self::string($request->method)
-            . self::string($request->uri)
-            . self::string($request->idempotencyKey)
-            . self::headerBytes($request->headers)
-            . self::string($request->body);
+        // A few pack() calls for the whole record (one per header): a pack() per string cost
+        // ~16 k instructions per dispatch.
+        $bytes = pack(
+            'ENa*Na*Na*',
+            $request->createdAt,
+            \strlen($request->method),
+            $request->method,
+            \strlen($request->uri),
+            $request->uri,
+            \strlen($request->idempotencyKey),
+            $request->idempotencyKey,
+        );
+
+        return $bytes . self::headerBytes($request->headers) . pack('N', \strlen($request->body)) . $request->body;
     }
 
     /** @return SpooledRequest|null null when the bytes are not a whole request */
@@ -90,17 +98,12 @@ final class RequestBytes
         return new SpooledRequest(0, self::text($method), self::text($uri), $headers, (string) base64_decode(self::text($body), true), self::text($key), 0, is_numeric($createdAt) ? (float) $createdAt : microtime(true));
     }
 
-    private static function string(string $value): string
-    {
-        return pack('N', \strlen($value)) . $value;
-    }
-
     /** @param list<array{string, string}> $headers */
     private static function headerBytes(array $headers): string
     {
         $bytes = pack('N', \count($headers));
         foreach ($headers as [$name, $value]) {
-            $bytes .= self::string($name) . self::string($value);
+            $bytes .= pack('Na*Na*', \strlen($name), $name, \strlen($value), $value);
         }
 
         return $bytes;

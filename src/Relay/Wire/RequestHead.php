@@ -12,7 +12,13 @@ namespace WarmHttp\Relay\Wire;
  */
 final readonly class RequestHead
 {
-    /** @param list<array{string, string}> $headers */
+    /** @var array<string, string> lower-case name => first value (HeaderIndex) */
+    public array $index;
+
+    /**
+     * @param list<array{string, string}> $headers
+     * @param array<string, string>|null  $index   HeaderIndex::of($headers), when the parser has it already
+     */
     public function __construct(
         public string $method,
         public string $target,
@@ -21,17 +27,15 @@ final readonly class RequestHead
         public bool $http10,
         public ?int $contentLength,
         public bool $chunked,
-    ) {}
+        ?array $index = null,
+    ) {
+        $this->index = $index ?? HeaderIndex::of($headers);
+    }
 
+    /** The first value of a header, by its name in any case. */
     public function header(string $name): ?string
     {
-        foreach ($this->headers as [$key, $value]) {
-            if (strcasecmp($key, $name) === 0) {
-                return $value;
-            }
-        }
-
-        return null;
+        return $this->index[strtolower($name)] ?? null;
     }
 
     public function expectsContinue(): bool

@@ -12,41 +12,49 @@ namespace WarmHttp\Relay\Wire;
  */
 final readonly class WireRequest
 {
-    /** @param list<array{string, string}> $headers name, value; in arrival order */
+    /** `X-WarmHttp-Mode`, lower-case and trimmed: async (spool, 202, deliver later) unless the caller asks for sync. */
+    public string $mode;
+
+    /** @var array<string, string> lower-case name => first value (HeaderIndex) */
+    private array $index;
+
+    /**
+     * @param list<array{string, string}> $headers name, value; in arrival order
+     * @param array<string, string>|null  $index   HeaderIndex::of($headers), when the parser has it already
+     */
     public function __construct(
         public string $method,
         public string $target,
         public array $headers,
         public string $body,
         public bool $http10 = false,
-    ) {}
+        ?array $index = null,
+    ) {
+        $this->index = $index ?? HeaderIndex::of($headers);
+        $this->mode = strtolower(trim($this->index['x-warmhttp-mode'] ?? 'async'));
+    }
 
+    /** The first value of a header, by its name in any case. */
     public function header(string $name): ?string
     {
-        foreach ($this->headers as [$key, $value]) {
-            if (strcasecmp($key, $name) === 0) {
-                return $value;
-            }
-        }
-
-        return null;
+        return $this->index[strtolower($name)] ?? null;
     }
 
     /** `X-WarmHttp-Mode`: async (spool, 202, deliver later) unless the caller asks for sync. */
     public function mode(): string
     {
-        return strtolower(trim($this->header('X-WarmHttp-Mode') ?? 'async'));
+        return $this->mode;
     }
 
     public function keepAlive(): bool
     {
-        $connection = strtolower($this->header('Connection') ?? '');
+        $connection = strtolower($this->index['connection'] ?? '');
 
         return $this->http10 ? str_contains($connection, 'keep-alive') : !str_contains($connection, 'close');
     }
 
     public function isAbsoluteForm(): bool
     {
-        return preg_match('#^https?://#i', $this->target) === 1;
+        return strncasecmp($this->target, 'https://', 8) === 0 || strncasecmp($this->target, 'http://', 7) === 0;
     }
 }

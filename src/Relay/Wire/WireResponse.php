@@ -62,6 +62,7 @@ final class WireResponse
     /** @param string $id where the journal holds it, segment-offset */
     public static function accepted(string $id, string $idempotencyKey): string
     {
-        return self::render(202, '', [['X-WarmHttp-Id', $id], ['Idempotency-Key', $idempotencyKey]]);
+        // render()'s bytes, written out: one per dispatch, 7.8 k instructions through render().
+        return "HTTP/1.1 202 Accepted\r\nX-WarmHttp-Id: {$id}\r\nIdempotency-Key: {$idempotencyKey}\r\nContent-Length: 0\r\n\r\n";
     }
 }

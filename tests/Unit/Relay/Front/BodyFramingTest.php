@@ -10,6 +10,7 @@ use PHPUnit\Framework\TestCase;
 use WarmHttp\Internal\BodyBuffer;
 use WarmHttp\Relay\Front\BodyFraming;
 use WarmHttp\Relay\Front\UnframeableAnswer;
+use WarmHttp\Relay\Wire\AnswerHead;
 use WarmHttp\Relay\Wire\WireRequest;
 
 final class BodyFramingTest extends TestCase
@@ -140,6 +141,6 @@ final class BodyFramingTest extends TestCase
             $body->finish(null);
         }
 
-        return BodyFraming::choose(new Response($status, $headers), new WireRequest($method, 'https://a.example/', [], '', $http10), $body);
+        return BodyFraming::choose($status, AnswerHead::fromHeaders((new Response($status, $headers))->getHeaders()), new WireRequest($method, 'https://a.example/', [], '', $http10), $body);
     }
 }

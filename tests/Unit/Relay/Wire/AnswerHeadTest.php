@@ -1,0 +1,52 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Unit\Relay\Wire;
+
+use PHPUnit\Framework\TestCase;
+use WarmHttp\Internal\ResponseParser;
+use WarmHttp\Relay\Wire\AnswerHead;
+
+final class AnswerHeadTest extends TestCase
+{
+    private const HEAD = "HTTP/1.1 100 Continue\r\nX-Early: 1\r\n\r\n"
+        . "HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Length: 5\r\nConnection: keep-alive, X-Hop\r\nX-Hop: gone\r\n"
+        . "Set-Cookie: a=1\r\nKeep-Alive: timeout=5\r\nX-WarmHttp-Mode: async\r\nProxy-Authenticate: Basic\r\nSet-Cookie: b=2\r\nX-Spaced:  v  \r\n\r\n";
+
+    public function testReadsTheLastBlockAndKeepsOnlyWhatTheCallerMaySee(): void
+    {
+        $head = AnswerHead::fromRaw(self::HEAD);
+
+        self::assertSame([['Server', 'nginx'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2'], ['X-Spaced', 'v']], $head->lines);
+        self::assertSame(['5'], $head->contentLengths);
+        self::assertFalse($head->transferEncoding);
+    }
+
+    public function testGivesTheSameLinesAsThePsr7Route(): void
+    {
+        $raw = "HTTP/1.1 200 OK\r\nServer: nginx\r\nDate: Mon, 23 Nov 2026 17:01:00 GMT\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nVary: a\r\nVary: b\r\n\r\n";
+        /** @var array<string, list<string>> $headers */
+        $headers = ResponseParser::parse($raw, \strlen($raw), [])->getHeaders();
+
+        $raw = AnswerHead::fromRaw($raw);
+        $psr7 = AnswerHead::fromHeaders($headers);
+
+        self::assertSame($psr7->lines, $raw->lines);
+        self::assertTrue($raw->transferEncoding);
+        self::assertSame([], $raw->contentLengths);
+    }
+
+    public function testCollectsEveryContentLengthForBodyFramingToJudge(): void
+    {
+        $head = AnswerHead::fromRaw("HTTP/1.1 200 OK\r\nContent-Length: 5\r\ncontent-length: 6\r\n\r\n");
+
+        self::assertSame(['5', '6'], $head->contentLengths);
+        self::assertSame([], $head->lines);
+    }
+
+    public function testAHeadWithoutFieldsHasNoLines(): void
+    {
+        self::assertSame([], AnswerHead::fromRaw("HTTP/1.1 204 No Content\r\n\r\n")->lines);
+    }
+}
