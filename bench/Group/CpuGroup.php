@@ -6,16 +6,18 @@ namespace WarmHttp\Bench\Group;
 
 use Symfony\Component\Console\Helper\ProgressBar;
 use WarmHttp\Bench\BenchContext;
+use WarmHttp\Bench\Cpu\Callgrind;
+use WarmHttp\Bench\Cpu\CpuScenarios;
 use WarmHttp\Bench\Group;
 use WarmHttp\Bench\Row;
 use WarmHttp\Bench\Scenario;
 use WarmHttp\Bench\Spread;
-use WarmHttp\Bench\Strategy;
 
 /**
  * CPU per warm request with no added latency (straight to nginx, TLS + HTTP/2): what the client
  * itself costs. getrusage() user+sys of this process only (nginx is another process), over
- * rounds that interleave the clients so load drift hits all of them alike.
+ * rounds that interleave the clients so load drift hits all of them alike; and instructions per
+ * request counted by callgrind (Callgrind), which do not move with the machine's load.
  *
  * @internal bench tooling
  */
@@ -31,18 +33,17 @@ final class CpuGroup implements Group
 
     public function title(BenchContext $context): string
     {
-        return \sprintf('CPU per warm request, no added latency, %d requests per client in %d interleaved rounds', $context->config->cpuRequests, self::ROUNDS);
+        return \sprintf(
+            'CPU per warm request, no added latency, %d requests per client in %d interleaved rounds; instructions per request counted by callgrind over %d warm requests, opcache off',
+            $context->config->cpuRequests,
+            self::ROUNDS,
+            Callgrind::forRequests($context->config->cpuRequests)->requests,
+        );
     }
 
     public function run(BenchContext $context): array
     {
-        $scenarios = array_values(array_filter([
-            new Strategy\CurlReused(),
-            new Strategy\CurlMultiCache(),
-            new Strategy\WarmHttpSequential(),
-            Strategy\Guzzle::oneClient(),
-            Strategy\Symfony::sequential(),
-        ], fn(Scenario $s): bool => $context->config->selected($this->name() . '/' . $s->name())));
+        $scenarios = array_values(array_filter(CpuScenarios::all(), fn(Scenario $s): bool => $context->config->selected($this->name() . '/' . $s->name())));
         $url = $context->targets->directUrl('/fast');
         if ($scenarios === []) {
             return [];
@@ -52,12 +53,38 @@ final class CpuGroup implements Group
         }
         $runnable = array_filter($scenarios, static fn(Scenario $s): bool => $s->unavailableReason() === null);
         $samples = $this->sample($context, $runnable, $url);
+        $instructions = self::count($context, $runnable, $url);
         $rows = [];
         foreach ($scenarios as $i => $scenario) {
-            $rows[] = isset($samples[$i]) ? $this->row($scenario, $samples[$i], $samples[0] ?? null, $context->config->cpuRequests) : Row::skipped($this->name(), $scenario, (string) $scenario->unavailableReason());
+            $rows[] = isset($samples[$i])
+                ? $this->row($scenario, $samples[$i], $samples[0] ?? null, $context->config->cpuRequests, \is_string($instructions) ? $instructions : [$instructions[$i] ?? null, $instructions[0] ?? null])
+                : Row::skipped($this->name(), $scenario, (string) $scenario->unavailableReason());
         }
 
         return $rows;
+    }
+
+    /**
+     * @param array<int, Scenario> $scenarios
+     *
+     * @return array<int, float>|string instructions per request by scenario key, or why none were counted
+     */
+    private static function count(BenchContext $context, array $scenarios, string $url): array|string
+    {
+        $missing = Callgrind::missing();
+        if ($missing !== null) {
+            return 'instructions not counted: ' . $missing;
+        }
+        $callgrind = Callgrind::forRequests($context->config->cpuRequests);
+        $bar = new ProgressBar($context->progress, \count($scenarios));
+        $counts = [];
+        foreach ($scenarios as $i => $scenario) {
+            $bar->advance();
+            $counts[$i] = $callgrind->perRequest($scenario->name(), $url, $context->targets->tls());
+        }
+        $bar->clear();
+
+        return $counts;
     }
 
     /**
@@ -122,9 +149,10 @@ final class CpuGroup implements Group
 
     /**
      * @param array{cpu: non-empty-list<float>, wall: non-empty-list<float>}      $samples
-     * @param array{cpu: non-empty-list<float>, wall: non-empty-list<float>}|null $curl    the raw reused handle's
+     * @param array{cpu: non-empty-list<float>, wall: non-empty-list<float>}|null $curl         the raw reused handle's
+     * @param array{?float, ?float}|string                                         $instructions this row's and the raw handle's per request, or why none were counted
      */
-    private function row(Scenario $scenario, array $samples, ?array $curl, int $requests): Row
+    private function row(Scenario $scenario, array $samples, ?array $curl, int $requests, array|string $instructions): Row
     {
         $cpu = Spread::of($samples['cpu']);
         $extra = ['wallUsMedian' => round(Spread::of($samples['wall'])->median, 1)];
@@ -132,6 +160,32 @@ final class CpuGroup implements Group
             $extra['vsRawCurl'] = round($cpu->median / max(0.001, Spread::of($curl['cpu'])->median), 3);
         }
 
-        return new Row($this->name(), $scenario->name(), $scenario->label(), Row::OK, unit: 'µs', min: $cpu->min, median: $cpu->median, max: $cpu->max, requests: $requests, extra: $extra);
+        return new Row($this->name(), $scenario->name(), $scenario->label(), Row::OK, unit: 'µs', min: $cpu->min, median: $cpu->median, max: $cpu->max, requests: $requests, extra: $extra + self::instructionExtras($instructions));
+    }
+
+    /**
+     * kIrPerRequest, irVsRawCurl, and a note the reports print: "138.2 kIr/req, 1.37× raw curl in instructions".
+     *
+     * @param array{?float, ?float}|string $instructions
+     *
+     * @return array<string, float|string>
+     */
+    private static function instructionExtras(array|string $instructions): array
+    {
+        if (\is_string($instructions)) {
+            return ['note' => $instructions];
+        }
+        [$own, $curl] = $instructions;
+        if ($own === null) {
+            return [];
+        }
+        $extra = ['kIrPerRequest' => round($own / 1000, 1)];
+        $note = \sprintf('%.1f kIr/req', $own / 1000);
+        if ($curl !== null && $curl > 0) {
+            $extra['irVsRawCurl'] = round($own / $curl, 3);
+            $note .= \sprintf(', %.2f× raw curl in instructions', $own / $curl);
+        }
+
+        return $extra + ['note' => $note];
     }
 }

@@ -15,6 +15,9 @@ use WarmHttp\Bench\Tls;
  */
 final class CurlReused implements Scenario
 {
+    /** @param string|null $acceptEncoding CURLOPT_ACCEPT_ENCODING: ask for these codings and decode them, as WarmHttp does by default */
+    public function __construct(private readonly ?string $acceptEncoding = null) {}
+
     public function name(): string
     {
         return 'curl-reused';
@@ -22,7 +25,7 @@ final class CurlReused implements Scenario
 
     public function label(): string
     {
-        return 'curl: one easy handle reused';
+        return $this->acceptEncoding === null ? 'curl: one easy handle reused' : \sprintf('curl: one easy handle reused (Accept-Encoding: %s, as WarmHttp asks)', $this->acceptEncoding);
     }
 
     public function unavailableReason(): ?string
@@ -33,6 +36,9 @@ final class CurlReused implements Scenario
     public function open(Tls $tls): \Closure
     {
         $handle = CurlEasy::create('', $tls);
+        if ($this->acceptEncoding !== null) {
+            curl_setopt($handle, \CURLOPT_ACCEPT_ENCODING, $this->acceptEncoding);
+        }
 
         return function (string ...$urls) use ($handle): void {
             foreach ($urls as $url) {
