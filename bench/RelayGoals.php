@@ -98,6 +98,10 @@ final class RelayGoals
         } else {
             $target = $floor + self::SYNC_OVER_FLOOR_MS;
             $measured = \sprintf('%.2f ms vs warm curl %.2f ms + 0.3 ms = %.2f ms (relay adds %.2f ms, %+.2f ms to the goal); 1 RTT = %.1f ms', $row->median, $floor, $target, $row->median - $floor, $row->median - $target, $row->limit);
+            $relayOnly = $row->extra['relayOnlyP50'] ?? null;
+            if (\is_float($relayOnly)) {
+                $measured .= \sprintf('; of that, the relay %.2f ms (a hand-written request on the kept socket: %.2f ms) and the app %.2f ms', $relayOnly - $floor, $relayOnly, $row->median - $relayOnly);
+            }
         }
         $cold = $this->rows['relay/cold-first-call'] ?? null;
         if ($cold !== null) {

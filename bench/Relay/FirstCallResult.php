@@ -21,5 +21,7 @@ final readonly class FirstCallResult
         public int $syncUpstreamConnections,
         public int $coldUpstreamConnections,
         public Latencies $preloadedSync,
+        /** The relay's share: the request written by hand on the worker's kept relay socket, no Client. */
+        public Latencies $relayOnly,
     ) {}
 }

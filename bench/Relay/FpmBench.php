@@ -19,8 +19,8 @@ final class FpmBench
 {
     /**
      * One upstream GET per FPM request at $rttMs: the same endpoint through the relay's sync
-     * mode (in a plain pool, and in a pool with opcache.preload), and with a plain, cold client,
-     * interleaved with the floor. A warm-up of two requests per worker and mode is not counted:
+     * mode (in a plain pool, and in a pool with opcache.preload), by hand on the kept relay
+     * socket (relay-only), and with a plain, cold client, interleaved with the floor. A warm-up of two requests per worker and mode is not counted:
      * it opens the relay's upstream connection and each worker's kept relay socket, once per
      * relay and worker lifetime.
      */
@@ -45,25 +45,27 @@ final class FpmBench
                 $call->firstCallMs('sync');
                 $call->firstCallMs('cold');
                 $preloadCall->firstCallMs('sync');
+                $call->firstCallMs('relay-only');
             }
             $syncProxy->resetCounters();
             $coldProxy->resetCounters();
             $floor = new WarmCurl($floorProxy->url('/fast'), Requirements::caFile($rig));
-            $samples = ['sync' => [], 'cold' => [], 'floor' => [], 'preload' => []];
-            // The preloaded pool takes every other turn, in the same place (after the cold call
-            // and the floor, so the relay has idled the same): called right after another
-            // relayed call, the relay is warm and answered ~0.8 ms sooner (measured).
-            for ($i = 0; $i < 2 * $requests; ++$i) {
-                if ($i % 2 === 0) {
-                    $samples['sync'][] = $call->firstCallMs('sync');
-                } else {
-                    $samples['preload'][] = $preloadCall->firstCallMs('sync');
-                }
+            $samples = ['sync' => [], 'cold' => [], 'floor' => [], 'preload' => [], 'relay-only' => []];
+            // The sync call, the preloaded pool's and a relay-only call (fpm/first-call.php)
+            // take turns in the same place, after the cold call and the floor, so the relay has
+            // idled the same: called right after another relayed call, the relay is warm and
+            // answered ~0.8 ms sooner (measured).
+            for ($i = 0; $i < 3 * $requests; ++$i) {
+                match ($i % 3) {
+                    0 => $samples['sync'][] = $call->firstCallMs('sync'),
+                    1 => $samples['preload'][] = $preloadCall->firstCallMs('sync'),
+                    default => $samples['relay-only'][] = $call->firstCallMs('relay-only'),
+                };
                 $samples['cold'][] = $call->firstCallMs('cold');
                 $samples['floor'][] = $floor->callMs();
             }
 
-            return new FirstCallResult(Latencies::of($samples['sync']), Latencies::of($samples['cold']), Latencies::of($samples['floor']), $syncProxy->connections(), $coldProxy->connections(), Latencies::of($samples['preload']));
+            return new FirstCallResult(Latencies::of($samples['sync']), Latencies::of($samples['cold']), Latencies::of($samples['floor']), $syncProxy->connections(), $coldProxy->connections(), Latencies::of($samples['preload']), Latencies::of($samples['relay-only']));
         } finally {
             $preloaded->stop();
             $preloadIni->remove();
