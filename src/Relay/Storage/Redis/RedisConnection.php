@@ -129,11 +129,11 @@ final class RedisConnection
     /** @throws \RedisException */
     private function connect(): \Redis
     {
+        $a = $this->address->sentinels === [] ? $this->address : $this->master();
         $redis = new \Redis();
-        $a = $this->address;
         $context = $a->tls ? ['stream' => array_filter(['cafile' => $a->cafile, 'verify_peer' => $a->verify, 'verify_peer_name' => $a->verify], static fn($v): bool => $v !== null)] : [];
         if (!@$redis->connect(($a->tls ? 'tls://' : '') . $a->host, $a->port, $a->timeout, null, 0, $a->timeout, $context)) {
-            throw new \RedisException('cannot connect');
+            throw new \RedisException(\sprintf('cannot connect to %s:%d', $a->host, $a->port));
         }
         if ($a->password !== null && !$redis->auth($a->user !== null ? [$a->user, $a->password] : $a->password)) {
             throw new \RedisException('authentication failed (the user and password in --spool)');
@@ -141,8 +141,44 @@ final class RedisConnection
         if ($a->database !== 0 && !$redis->select($a->database)) {
             throw new \RedisException(\sprintf('cannot select database %d', $a->database));
         }
+        if ($this->address->sentinels !== [] && !self::isMaster($redis)) {
+            // a Sentinel that has not seen the failover yet named the old master
+            throw new \RedisException(\sprintf('%s:%d is not the master (yet); asking the Sentinels again', $a->host, $a->port));
+        }
         ($this->onConnect)($redis);
 
         return $redis;
+    }
+
+    /** @throws \RedisException */
+    private static function isMaster(\Redis $redis): bool
+    {
+        $role = $redis->rawCommand('ROLE');
+
+        return \is_array($role) && ($role[0] ?? null) === 'master';
+    }
+
+    /**
+     * The master's address, from the first Sentinel that answers: asked again on every new
+     * connection, so after a failover the fleet follows the new master.
+     *
+     * @throws \RedisException no Sentinel named one
+     */
+    private function master(): RedisAddress
+    {
+        $errors = [];
+        foreach ($this->address->sentinels as [$host, $port]) {
+            try {
+                $master = (new \RedisSentinel($host, $port, $this->address->timeout, null, 0, $this->address->timeout))->getMasterAddrByName((string) $this->address->service);
+                if (\is_array($master) && isset($master[0], $master[1])) {
+                    return $this->address->withMaster(self::text($master[0]), self::int($master[1]));
+                }
+                $errors[] = \sprintf('%s:%d does not know "%s"', $host, $port, $this->address->service);
+            } catch (\RedisException $e) {
+                $errors[] = \sprintf('%s:%d: %s', $host, $port, $e->getMessage());
+            }
+        }
+
+        throw new \RedisException('no Sentinel named the master: ' . implode('; ', $errors));
     }
 }

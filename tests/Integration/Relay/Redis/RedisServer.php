@@ -17,7 +17,8 @@ final class RedisServer
 {
     private ?Process $process = null;
 
-    private function __construct(private readonly TempDir $dir, public readonly int $port) {}
+    /** @param list<string> $extra more redis-server arguments (a replica's --replicaof) */
+    private function __construct(private readonly TempDir $dir, public readonly int $port, private readonly array $extra = []) {}
 
     public function __destruct()
     {
@@ -33,6 +34,35 @@ final class RedisServer
         return $server;
     }
 
+    /** A replica of this one, with its own AOF. */
+    public function replica(): self
+    {
+        $replica = new self(TempDir::create('redis'), FreePort::pick(), ['--replicaof', '127.0.0.1', (string) $this->port]);
+        $replica->launch();
+
+        return $replica;
+    }
+
+    /**
+     * A Sentinel (redis-server --sentinel) watching this server as `$service`, quorum 1: it
+     * declares the master down after 1 s and fails over to a replica.
+     */
+    public function sentinel(string $service): self
+    {
+        $dir = TempDir::create('sentinel');
+        $port = FreePort::pick();
+        file_put_contents($dir->path('sentinel.conf'), implode("\n", [
+            'port ' . $port, 'bind 127.0.0.1', 'dir ' . $dir->path(),
+            \sprintf('sentinel monitor %s 127.0.0.1 %d 1', $service, $this->port),
+            \sprintf('sentinel down-after-milliseconds %s 1000', $service),
+            \sprintf('sentinel failover-timeout %s 5000', $service),
+        ]) . "\n");
+        $sentinel = new self($dir, $port, ['--sentinel']);
+        $sentinel->launch();
+
+        return $sentinel;
+    }
+
     public static function installed(): bool
     {
         return is_executable('/usr/bin/redis-server') && class_exists(\Redis::class);
@@ -43,9 +73,21 @@ final class RedisServer
         return \sprintf('redis://127.0.0.1:%d/0', $this->port);
     }
 
+    /** INFO replication's role and, for a replica, whether its link to the master is up. */
+    public function role(): string
+    {
+        $info = $this->client()->info('replication');
+        $role = \is_array($info) && \is_string($info['role'] ?? null) ? $info['role'] : '';
+        $link = \is_array($info) && \is_string($info['master_link_status'] ?? null) ? ':' . $info['master_link_status'] : '';
+
+        return $role . $link;
+    }
+
     public function launch(): void
     {
-        $this->process = new Process(['redis-server', '--port', (string) $this->port, '--bind', '127.0.0.1', '--dir', $this->dir->path(), '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--daemonize', 'no', '--protected-mode', 'yes']);
+        $this->process = new Process(\in_array('--sentinel', $this->extra, true)
+            ? ['redis-server', $this->dir->path('sentinel.conf'), '--sentinel']
+            : ['redis-server', '--port', (string) $this->port, '--bind', '127.0.0.1', '--dir', $this->dir->path(), '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--daemonize', 'no', '--protected-mode', 'yes', ...$this->extra]);
         $this->process->setTimeout(null);
         $this->process->start();
         $deadline = microtime(true) + 10;

@@ -15,9 +15,9 @@ use WarmHttp\Tests\Integration\Relay\RelayProcess;
  */
 final class RelayFleetStartTest extends TestCase
 {
-    public function testSentinelAndClusterAddressesAreRefusedWithWhatToDoInstead(): void
+    public function testClusterAndMalformedAddressesAreRefusedWithWhatToDoInstead(): void
     {
-        foreach (['redis+sentinel://u:hunter2@s1:26379/mymaster' => 'Redis Sentinel is not supported yet', 'redis+cluster://n1:7000' => 'Redis Cluster is not supported'] as $url => $message) {
+        foreach (['redis+cluster://u:hunter2@n1:7000' => 'Redis Cluster is not supported', 'redis://u:hunter2@a:1,b:2/0' => 'one host only', 'redis+sentinel://u:hunter2@s1:26379' => 'name the master\'s service'] as $url => $message) {
             $relay = new Process([\PHP_BINARY, RelayProcess::bin(), 'relay', '--spool=' . $url, '--journal=' . sys_get_temp_dir() . '/never-made', '--socket=none'], null, [RelayLocation::SOCKET_ENV => false, RelayLocation::SPOOL_ENV => false]);
             $relay->run();
             self::assertSame(2, $relay->getExitCode(), $relay->getErrorOutput());

@@ -23,6 +23,16 @@ final class RedisAddressTest extends TestCase
         self::assertSame('rediss://redis.internal:6380/3', $address->display());
     }
 
+    public function testSentinelsNameTheMasterOfAService(): void
+    {
+        $address = RedisAddress::parse('redis+sentinel://:pw@10.0.0.1,10.0.0.2:26380,[::1]:26381/mymaster/2?prefix=a:');
+        self::assertSame([['10.0.0.1', 26379], ['10.0.0.2', 26380], ['::1', 26381]], $address->sentinels);
+        self::assertSame(['mymaster', 2, 'pw', 'a:'], [$address->service, $address->database, $address->password, $address->prefix]);
+        self::assertSame('redis+sentinel://10.0.0.1:26379,10.0.0.2:26380,::1:26381/mymaster/2', $address->display());
+        $master = $address->withMaster('10.0.0.9', 6379);
+        self::assertSame(['10.0.0.9', 6379, 2, 'pw'], [$master->host, $master->port, $master->database, $master->password]);
+    }
+
     public function testAPasswordWithoutAUserIsRedisAuthWithThePasswordOnly(): void
     {
         $address = RedisAddress::parse('redis://:pw@127.0.0.1:6379/0');
@@ -48,10 +58,11 @@ final class RedisAddressTest extends TestCase
     /** @return iterable<string, array{string, string}> */
     public static function refused(): iterable
     {
-        yield 'sentinel' => ['redis+sentinel://s1:26379,s2:26379/mymaster', 'Redis Sentinel is not supported yet'];
-        yield 'sentinel, other spelling' => ['sentinel://s1:26379', 'Redis Sentinel is not supported yet'];
+        yield 'sentinel without a service' => ['sentinel://s1:26379', 'name the master\'s service after the Sentinels'];
+        yield 'sentinel with a bad database' => ['redis+sentinel://s1/mymaster/x', 'the service then a database number'];
         yield 'cluster' => ['redis+cluster://n1:7000', 'Redis Cluster is not supported'];
-        yield 'several hosts' => ['redis://a:1,b:2/0', 'one host'];
+        yield 'several hosts' => ['redis://a:1,b:2/0', 'one host only; for several, name Sentinels'];
+        yield 'no host' => ['redis:///0', 'is not a Redis address'];
         yield 'database not a number' => ['redis://h/queue', 'database number'];
         yield 'unknown option' => ['redis://h/0?pool=3', 'unknown option "pool"'];
         yield 'timeout zero' => ['redis://h/0?timeout=0', 'timeout must be a number of seconds > 0'];
@@ -68,7 +79,7 @@ final class RedisAddressTest extends TestCase
     public function testARefusalNeverShowsThePassword(): void
     {
         try {
-            RedisAddress::parse('redis+sentinel://u:hunter2@s1:26379');
+            RedisAddress::parse('redis+cluster://u:hunter2@s1:26379');
             self::fail('refused');
         } catch (\InvalidArgumentException $e) {
             self::assertStringNotContainsString('hunter2', $e->getMessage());
