@@ -35,7 +35,7 @@ final class RelayCommand extends Command
             ->addOption('tcp', null, InputOption::VALUE_REQUIRED, 'Also listen on a loopback TCP address, e.g. 127.0.0.1:8787 (needs a token)')
             ->addOption('token-file', null, InputOption::VALUE_REQUIRED, 'File holding the token TCP callers must send as X-WarmHttp-Token, mode 0600, at least 32 characters (default: $WARMHTTP_RELAY_TOKEN)')
             ->addOption('token', null, InputOption::VALUE_REQUIRED, 'Deprecated: shows the token to every user in ps; use --token-file or $WARMHTTP_RELAY_TOKEN')
-            ->addOption('spool', null, InputOption::VALUE_REQUIRED, RelayLocation::spoolHelp('The SQLite spool file, or redis://[[user]:password@]host[:port][/db][?prefix=...] (rediss:// for TLS) for a spool shared by a fleet of relays'))
+            ->addOption('spool', null, InputOption::VALUE_REQUIRED, RelayLocation::spoolHelp('The SQLite spool file, or redis://[[user]:password@]host[:port][/db][?prefix=...] (rediss:// for TLS; redis+sentinel://sentinel1,sentinel2/service[/db]) for a spool shared by a fleet of relays'))
             ->addOption('journal', null, InputOption::VALUE_REQUIRED, \sprintf('With a redis:// spool: base path of this relay\'s local journal, lock and metrics (default %s)', RelayConfig::DEFAULT_JOURNAL))
             ->addOption('claim-after', null, InputOption::VALUE_REQUIRED, 'With a redis:// spool: a request another relay took and left untouched this long is taken over (that relay died), seconds', '60')
             ->addOption('spool-sync', null, InputOption::VALUE_REQUIRED, 'normal: a 202 survives the relay being killed or restarted (the journal write is in the page cache); full: it survives power loss too (one fdatasync per group of requests)', 'normal')
