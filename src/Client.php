@@ -63,14 +63,11 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     private readonly bool $direct;
 
     /**
-     * "CLIENT-NUMBER " when this client's transfers can keep their options on the easy handle
-     * (no per-transfer callback: no max_response_bytes, stream, read_timeout, client certificate
-     * or proxy credentials), null otherwise. Numbered, not spl_object_id(): a later client
-     * with other options could get a freed id.
+     * Whether this client's transfers can keep their options on the easy handle: none of its
+     * options is a per-transfer callback (max_response_bytes, stream, read_timeout) or an
+     * identity the pool partitions (client certificate, proxy credentials).
      */
-    private readonly ?string $profile;
-
-    private static int $clients = 0;
+    private readonly bool $keepsOptions;
 
     /**
      * What a LazyRequest sends, by method and URL: built and checked once, read by every later
@@ -94,7 +91,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
         $this->curlOptions = CurlOptions::forClient($this->options);
         $this->sync = SyncRoute::of($this->options);
         $this->direct = $this->sync === null && $this->options->headers() === [];
-        $this->profile = $this->keepsOptions() ? ++self::$clients . ' ' : null;
+        $this->keepsOptions = $this->keepsOptions();
         CurlPool::get()->limitConnections($this->options->int('max_host_connections'), $this->options->int('max_total_connections'));
         if ($this->options->relay() !== null) {
             // Every process with a relay client sends journaled fallbacks at the end of its unit
@@ -268,8 +265,8 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
 
     /**
      * The spec of a LazyRequest without body, checked and built as launch() does it. Its
-     * options differ from those of other URLs only in CURLOPT_URL when method, scheme and Host
-     * are the same (CurlOptions::forRequest), so those name its profile.
+     * profile names its options but CURLOPT_URL: specs of any client with the same options
+     * share easy handles that keep them (CurlPool::launch), also clients made per request.
      *
      * @throws Exception\RequestException
      */
@@ -281,7 +278,12 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
         }
         $resendable = Psr7Exchange::isSafeToResend($request);
         $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), $resendable);
-        $profile = $this->profile === null ? null : $this->profile . $request->method . ' ' . $request->parts[1] . '://' . $request->parts[0];
+        $profile = null;
+        if ($this->keepsOptions) {
+            $options = $curl;
+            unset($options[\CURLOPT_URL]);
+            $profile = md5(serialize($options)); // scalars and header lists only: no callback here
+        }
 
         return $this->specs[$request->method][$request->url] = Psr7Exchange::spec($request, $resendable, $curl, $this->options->bool('stream'), $this->options->int('max_response_bytes'), $profile);
     }

@@ -542,7 +542,7 @@ final class CurlPool
         }
         $profile = $transfer?->spec->profile;
         if ($profile !== null && $transfer->attempts() === 1) {
-            // Launched by launchKept(): its handle has exactly the profile's options.
+            // Launched with its profile's options and nothing else (launch()): kept as they are.
             $this->kept[$profile][] = [$handle, $transfer->spec->url];
             ++$this->keptCount;
 

@@ -49,7 +49,7 @@ final class TransferSpec
         /**
          * @readonly set when $curlOptions, except CURLOPT_URL, are the same for every spec with
          * this key and need no per-transfer callback: the pool then keeps the options on the
-         * easy handle after the transfer (CurlPool::launchKept) instead of curl_reset() and
+         * easy handle after the transfer (CurlPool::launch) instead of curl_reset() and
          * setting them all again
          */
         public ?string $profile = null,
