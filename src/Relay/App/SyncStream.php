@@ -100,7 +100,9 @@ final class SyncStream
             $this->connection->drop();
         }
 
-        return ResponseParser::parse(self::destinationHead($head), \strlen($head), $this->info($head, $clock, $connection), new MemoryStream($body->contents()));
+        $destinationHead = self::destinationHead($head);
+
+        return ResponseParser::parse($destinationHead, \strlen($destinationHead), $this->info($head, $clock, $connection), new MemoryStream($body->contents()));
     }
 
     /**
