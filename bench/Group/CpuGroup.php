@@ -6,6 +6,7 @@ namespace WarmHttp\Bench\Group;
 
 use Symfony\Component\Console\Helper\ProgressBar;
 use WarmHttp\Bench\BenchContext;
+use WarmHttp\Bench\BenchException;
 use WarmHttp\Bench\Cpu\Callgrind;
 use WarmHttp\Bench\Cpu\CpuScenarios;
 use WarmHttp\Bench\Group;
@@ -78,11 +79,16 @@ final class CpuGroup implements Group
         $callgrind = Callgrind::forRequests($context->config->cpuRequests);
         $bar = new ProgressBar($context->progress, \count($scenarios));
         $counts = [];
-        foreach ($scenarios as $i => $scenario) {
-            $bar->advance();
-            $counts[$i] = $callgrind->perRequest($scenario->name(), $url, $context->targets->tls());
+        try {
+            foreach ($scenarios as $i => $scenario) {
+                $bar->advance();
+                $counts[$i] = $callgrind->perRequest($scenario->name(), $url, $context->targets->tls());
+            }
+        } catch (BenchException $e) {
+            return 'instructions not counted: ' . $e->getMessage(); // the CPU times still stand
+        } finally {
+            $bar->clear();
         }
-        $bar->clear();
 
         return $counts;
     }
