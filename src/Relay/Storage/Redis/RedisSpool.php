@@ -34,7 +34,7 @@ final class RedisSpool implements SpoolStore
     /**
      * Leases asked for at once per destination: one script call for a round of starts instead
      * of one per delivery (the lease was 6 of the ~10 Redis commands per delivery). What a round
-     * does not use is released with the next commit, so the others get it within a loop pass.
+     * does not use is released at the end of the loop pass (heartbeat), or with a commit.
      */
     private const LEASE_BATCH = 8;
 
@@ -56,6 +56,9 @@ final class RedisSpool implements SpoolStore
 
     private float $claimedAt = 0.0;
 
+    /** This relay's journal position as it last read or wrote it in Redis ("segment:offset"). */
+    private ?string $position = null;
+
     public readonly string $consumer;
 
     public function __construct(
@@ -74,7 +77,7 @@ final class RedisSpool implements SpoolStore
         $this->connection->run(function (\Redis $redis) use ($entries, $outcomes, $taken): void {
             $this->claimOwn($redis);
             $first = $entries === [] ? 0 : (int) $redis->incrBy($this->keys->seq, \count($entries)) - \count($entries) + 1;
-            RedisConnection::transaction($redis, function (\Redis $tx) use ($entries, $outcomes, $taken, $first): void {
+            $stored = RedisConnection::transaction($redis, function (\Redis $tx) use ($entries, $outcomes, $taken, $first): void {
                 foreach ($entries as $i => $entry) {
                     $this->forward($tx, $first + $i, $entry);
                 }
@@ -87,9 +90,17 @@ final class RedisSpool implements SpoolStore
                 if ($taken !== null) {
                     $tx->hSet($this->keys->journal, $this->relayId, $taken->segment . ':' . $taken->offset);
                 }
+            }, $taken === null ? null : function (\Redis $pipe): void {
+                $pipe->hGet($this->keys->journal, $this->relayId);
             });
+            if ($taken !== null) {
+                $this->checkPosition($redis, $stored[0] ?? false);
+            }
         });
         [$this->releases, $this->spare] = [[], []];
+        if ($taken !== null) {
+            $this->position = $taken->segment . ':' . $taken->offset;
+        }
         $this->metrics->add('forwarded_total', \count($entries));
         foreach ($outcomes === null ? [] : [...$outcomes->delivered, ...array_keys($outcomes->retries), ...array_keys($outcomes->dead)] as $id) {
             unset($this->entries[$id]);
@@ -116,9 +127,32 @@ final class RedisSpool implements SpoolStore
     public function journalPosition(): JournalPosition
     {
         $at = $this->connection->run(fn(\Redis $redis): mixed => $redis->hGet($this->keys->journal, $this->relayId));
-        [$segment, $offset] = \is_string($at) ? explode(':', $at) + ['0', '0'] : ['0', '0'];
+        $this->position = \is_string($at) ? $at : '0:0';
+        [$segment, $offset] = explode(':', $this->position) + ['0', '0'];
 
         return new JournalPosition((int) $segment, (int) $offset);
+    }
+
+    /**
+     * The position Redis had just before this commit must be the one this worker last wrote: a
+     * Redis restarted without its last writes, or a new master after a failover (the old one took
+     * writes until it was demoted, and phpredis reconnects without a word), lost the requests
+     * forwarded with it. Redis gets its old position back, and the worker reads it back after
+     * this failure (DeliveryProcess) and forwards those requests again from the journal.
+     *
+     * @param mixed $before the position's HGET, in the same round trip just before the commit
+     *
+     * @throws \RedisException
+     */
+    private function checkPosition(\Redis $redis, mixed $before): void
+    {
+        $before = \is_string($before) ? $before : '0:0';
+        if ($this->position === null || $before === $this->position) {
+            return;
+        }
+        $redis->hSet($this->keys->journal, $this->relayId, $before);
+
+        throw new \RedisException(\sprintf('Redis no longer had this relay\'s journal position %s (it had %s: a restart that lost writes, or a failover); forwarding again from the journal', $this->position, $before));
     }
 
     /** Redis's own clock, seconds: every relay's worker starts its SpoolClock from it, so due times agree. */
@@ -183,6 +217,7 @@ final class RedisSpool implements SpoolStore
         if ($this->entries !== [] && microtime(true) - $this->heartbeatAt >= $this->claimAfterSeconds / 3) {
             $this->connection->run($this->claimOwn(...));
         }
+        $this->releaseSpare();
     }
 
     public function journalGraceSeconds(): float
@@ -208,6 +243,27 @@ final class RedisSpool implements SpoolStore
         }
 
         return array_filter($all, static fn(array $members): bool => $members !== []);
+    }
+
+    /**
+     * Leases a round of starts was granted and did not use go back at the end of the loop pass:
+     * kept until the next commit, a slow delivery would have held them (and the fleet's cap)
+     * for as long as it took.
+     */
+    private function releaseSpare(): void
+    {
+        $spare = array_filter($this->spare, static fn(array $members): bool => $members !== []);
+        if ($spare === []) {
+            return;
+        }
+        $this->connection->run(function (\Redis $redis) use ($spare): void {
+            $pipe = $redis->multi(\Redis::PIPELINE);
+            foreach ($spare as $origin => $members) {
+                $pipe->zRem($this->keys->lease($origin), ...$members);
+            }
+            $pipe->exec();
+        });
+        $this->spare = [];
     }
 
     /** Asks for up to LEASE_BATCH leases on $origin; false: the fleet holds its cap. */

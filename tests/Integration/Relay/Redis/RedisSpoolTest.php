@@ -13,6 +13,7 @@ use WarmHttp\Relay\Storage\Redis\RedisKeys;
 use WarmHttp\Relay\Storage\Redis\RedisSpool;
 use WarmHttp\Relay\Storage\Redis\RedisSpoolReader;
 use WarmHttp\Relay\Storage\SpooledRequest;
+use WarmHttp\Relay\Storage\SpoolUnavailable;
 use WarmHttp\Relay\Worker\Outcomes;
 
 /**
@@ -99,6 +100,36 @@ final class RedisSpoolTest extends TestCase
         self::assertTrue($second->mayStart($origin, 3));
         self::assertTrue($second->mayStart($origin, 3));
         self::assertFalse($second->mayStart($origin, 3), 'the first still holds the lease it used');
+    }
+
+    public function testUnusedLeasesGoBackAtTheEndOfTheLoopPassWhileADeliveryRuns(): void
+    {
+        [$first, $second] = [$this->spool('a'), $this->spool('b')];
+        $origin = 'http://slow.example:80';
+        self::assertTrue($first->mayStart($origin, 2)); // one slow delivery, the other lease spare
+        $first->heartbeat(); // the end of its loop pass, the delivery still running
+        self::assertTrue($second->mayStart($origin, 2), 'the spare lease is the fleet\'s again');
+    }
+
+    public function testARedisThatCameBackWithoutTheLastPositionIsToldAndTheOldPositionReadBack(): void
+    {
+        $spool = $this->spool('a');
+        $spool->journalPosition();
+        $spool->commit([self::request('x')], null, new JournalPosition(1, 100));
+        $spool->commit([self::request('y')], null, new JournalPosition(1, 200));
+        $admin = $this->redis->client();
+        $admin->hSet('warmhttp:relay:journal', 'a', '1:100'); // as a restart that lost its last second would leave it
+        $admin->rawCommand('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+
+        try {
+            $spool->commit([self::request('z')], null, new JournalPosition(1, 300));
+            self::fail('the lost position is reported');
+        } catch (SpoolUnavailable $e) {
+            self::assertStringContainsString('no longer had this relay\'s journal position 1:200 (it had 1:100', $e->getMessage());
+        }
+        self::assertEquals(new JournalPosition(1, 100), $spool->journalPosition(), 'forwarding resumes from what Redis has');
+        $spool->commit([self::request('y')], null, new JournalPosition(1, 200));
+        self::assertEquals(new JournalPosition(1, 200), $spool->journalPosition());
     }
 
     public function testEntriesOfAWorkerThatStoppedTalkingAreClaimedAfterTheTimeoutOnlyThen(): void
