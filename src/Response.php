@@ -31,14 +31,23 @@ final class Response implements ResponseInterface
 
     private ?StreamInterface $body = null;
 
+    /** What it reads through; null: its own parts (ofHead()). */
+    private ResponseInterface|ParsedResponse|null $inner = null;
+
+    /** @var array<string, mixed> */
+    private array $curlInfo = [];
+
     /**
-     * @internal Plain properties, not native readonly ones: one response is made per request,
-     *           and PHP 8.2 writes native readonly properties on the VM's slow path.
+     * @internal Properties declared with a value, neither native readonly nor promoted: one
+     *           response is made per request, and PHP 8.2 writes both on its slow path.
      *
-     * @param ResponseInterface|ParsedResponse|null $inner what it reads through; null: its own parts (ofHead())
-     * @param array<string, mixed>                  $curlInfo
+     * @param array<string, mixed> $curlInfo
      */
-    public function __construct(private ResponseInterface|ParsedResponse|null $inner, private array $curlInfo) {}
+    public function __construct(ResponseInterface|ParsedResponse|null $inner, array $curlInfo)
+    {
+        $this->inner = $inner;
+        $this->curlInfo = $curlInfo;
+    }
 
     /**
      * A response read from a head ResponseParser checked: its fields are split when first asked.

@@ -34,20 +34,26 @@ final class LazyRequest implements RequestInterface
     private ?RequestInterface $changed = null;
 
     /**
-     * Plain properties marked @readonly, not native readonly ones (PHP 8.2 writes those on its
-     * slow path, once per request here).
-     *
-     * @param array{string, string, string, int} $parts [Host header ("host" or "host:port", as nyholm writes it), scheme, host, port connected to]
+     * Public for the Client's hot path, written by the constructor only. Declared with a
+     * value, neither native readonly nor promoted: PHP 8.2 writes both on its slow path.
      */
-    private function __construct(
-        /** @readonly */
-        public string $method,
-        /** @readonly */
-        public string $url,
-        /** @readonly */
-        public array $parts,
-        private ?UriInterface $uri = null,
-    ) {}
+    public string $method = '';
+
+    public string $url = '';
+
+    /** @var array{string, string, string, int} [Host header ("host" or "host:port", as nyholm writes it), scheme, host, port connected to] */
+    public array $parts = ['', '', '', 0];
+
+    private ?UriInterface $uri = null;
+
+    /** @param array{string, string, string, int} $parts */
+    private function __construct(string $method, string $url, array $parts, ?UriInterface $uri = null)
+    {
+        $this->method = $method;
+        $this->url = $url;
+        $this->parts = $parts;
+        $this->uri = $uri;
+    }
 
     /** A lazy request for $url, or null when the URL is not an http(s) URL in normal form. */
     public static function of(string $method, string $url): ?self

@@ -20,7 +20,13 @@ final class MemoryStream implements StreamInterface
 
     private bool $detached = false;
 
-    public function __construct(private string $data = '') {}
+    private string $data = '';
+
+    /** Not a promoted property: PHP 8.2 writes those on its slow path, once per response here. */
+    public function __construct(string $data = '')
+    {
+        $this->data = $data;
+    }
 
     public function __toString(): string
     {
