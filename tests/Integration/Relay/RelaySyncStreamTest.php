@@ -123,6 +123,38 @@ final class RelaySyncStreamTest extends RelaySyncTestCase
         $relay->remove();
     }
 
+    /** The relay's TCP listener: the token goes in every request, a wrong one is the relay's 401. */
+    public function testOverTcpWithTheToken(): void
+    {
+        $port = FreePort::pick();
+        $token = bin2hex(random_bytes(32));
+        $file = (string) tempnam(sys_get_temp_dir(), 'relay-token');
+        file_put_contents($file, $token);
+        chmod($file, 0o600);
+        try {
+            $relay = RelayProcess::start(["--tcp=127.0.0.1:$port", '--token-file=' . $file]);
+        } finally {
+            unlink($file);
+        }
+        $url = Rig::shared()->nginx()->url('plain', '/fast');
+        $options = ['relay' => "tcp://127.0.0.1:$port", 'relay_sync' => true];
+        $client = new Client($options + ['relay_token' => $token]);
+        try {
+            foreach ([false, true] as $reused) {
+                $response = self::route($options + ['relay_token' => $token])->send($client->createRequest('GET', $url));
+                self::assertInstanceOf(Response::class, $response);
+                self::assertSame([200, $reused, '127.0.0.1:' . $port], [$response->getStatusCode(), $response->stats()->reusedConnection, $response->stats()->remoteAddress]);
+            }
+            $request = $client->createRequest('GET', $url);
+            self::assertSame(
+                self::outcome($request, static fn(RequestInterface $r): ResponseInterface => (new Client($options + ['relay_token' => 'wrong']))->sendAsync($r)->wait()),
+                self::outcome($request, static fn(RequestInterface $r): ResponseInterface => self::route($options + ['relay_token' => 'wrong'])->send($r) ?? self::fail('the stream takes it')),
+            );
+        } finally {
+            $relay->remove();
+        }
+    }
+
     /**
      * A kept connection that dies after the relay read the request: a request that may go twice
      * goes again on a new connection, one that may not is never re-sent (the relay may have
