@@ -100,6 +100,7 @@ final class BenchCommandTest extends TestCase
             'relay/warmhttp-throughput', 'relay/warmhttp-sync-first-call', 'relay/cold-first-call',
             'relay/fpm-blocking', 'relay/warmhttp-fpm-dispatch',
             'relay/node-forwarder', 'relay/node-forwarder-throughput', 'relay/node-fpm-forwarder',
+            'relay/redis-dispatch', 'relay/redis-deliveries-1', 'relay/redis-deliveries-2',
         ];
     }
 }
