@@ -15,8 +15,9 @@ use WarmHttp\Relay\Outbound\SyncSettings;
  * (RelaySyncConformanceTest compares every header the destination received).
  *
  * Only requests whose bytes are known up front go this way: a body of known size up to 1 MiB
- * in a seekable stream. An `Expect` header (curl waits for a 100 Continue) or a
- * `Transfer-Encoding` (curl chunks the body) keeps the curl hop.
+ * in a seekable stream. An `Expect` header (curl waits for a 100 Continue), a
+ * `Transfer-Encoding` (curl chunks the body) or a HEAD with a body (curl stops it at the
+ * answer's head, Transfer::receiveHeadOnly) keeps the curl hop.
  *
  * @internal
  */
@@ -47,7 +48,7 @@ final class SyncRequestBytes
         $size = $body->getSize();
 
         return $size !== null
-            && ($size === 0 || ($size <= self::INLINE_BODY_BYTES && $body->isSeekable()))
+            && ($size === 0 || ($size <= self::INLINE_BODY_BYTES && $body->isSeekable() && $request->getMethod() !== 'HEAD'))
             && !$request->hasHeader('Expect')
             && !$request->hasHeader('Transfer-Encoding');
     }

@@ -85,6 +85,8 @@ final class SyncRequestBytesTest extends TestCase
         self::assertFalse(SyncRequestBytes::fits(self::request('POST', 'http://a/', str_repeat('x', (1 << 20) + 1))));
         self::assertFalse(SyncRequestBytes::fits(self::request('POST', 'http://a/', 'x')->withHeader('Expect', '100-continue')));
         self::assertFalse(SyncRequestBytes::fits(self::request('POST', 'http://a/', 'x')->withHeader('Transfer-Encoding', 'chunked')));
+        self::assertFalse(SyncRequestBytes::fits(self::request('HEAD', 'http://a/', 'x')));
+        self::assertTrue(SyncRequestBytes::fits(self::request('HEAD', 'http://a/')));
         $unseekable = self::createStub(StreamInterface::class);
         $unseekable->method('getSize')->willReturn(3);
         $unseekable->method('isSeekable')->willReturn(false);
