@@ -135,7 +135,7 @@ final class FrontProcess
     {
         [$read, $write] = $this->callers->selectSets();
         if (!$this->stopping) {
-            array_push($read, ...array_values($this->listeners->sockets()));
+            array_push($read, ...$this->listeners->sockets());
         }
         if ($read === [] && $write === []) {
             usleep((int) ($timeout * 1e6));

@@ -25,6 +25,9 @@ final class ListeningSockets
     /** @var array<int, array{resource, bool}> id => socket, callers must present the token */
     private array $sockets = [];
 
+    /** @var list<resource>|null the sockets alone, made once per change */
+    private ?array $list = null;
+
     private ?SocketPath $unixPath = null;
 
     private function __construct() {}
@@ -92,10 +95,14 @@ final class ListeningSockets
         );
     }
 
-    /** @return array<int, resource> */
+    /**
+     * The listening sockets, for every select of the front's loop: a list made when they change.
+     *
+     * @return list<resource>
+     */
     public function sockets(): array
     {
-        return array_map(static fn(array $s) => $s[0], $this->sockets);
+        return $this->list ??= array_column($this->sockets, 0);
     }
 
     /** @param resource $listener */
@@ -110,6 +117,7 @@ final class ListeningSockets
             fclose($socket);
         }
         $this->sockets = [];
+        $this->list = null;
         $this->unixPath?->remove();
         $this->unixPath = null;
     }
@@ -119,6 +127,7 @@ final class ListeningSockets
     {
         stream_set_blocking($socket, false);
         $this->sockets[(int) $socket] = [$socket, $needsToken];
+        $this->list = null;
     }
 
     /** @return resource */

@@ -37,8 +37,12 @@ final class WireResponse
         // A reason that could end the status line is never written (ResponseParser refuses it
         // upstream already): the standard one stands in.
         $usable = $reason !== '' && strpbrk($reason, "\r\n\0") === false;
-        $head = \sprintf("HTTP/1.1 %d %s\r\n", $status, $usable ? $reason : (self::REASONS[$status] ?? 'Status'));
-        foreach ([...$headers, ...$framing] as [$name, $value]) {
+        // Concatenated, not sprintf'd, and no [...$headers, ...$framing] copy: one per sync answer.
+        $head = 'HTTP/1.1 ' . $status . ' ' . ($usable ? $reason : (self::REASONS[$status] ?? 'Status')) . "\r\n";
+        foreach ($headers as [$name, $value]) {
+            $head .= $name . ': ' . $value . "\r\n";
+        }
+        foreach ($framing as [$name, $value]) {
             $head .= $name . ': ' . $value . "\r\n";
         }
 
