@@ -131,6 +131,45 @@ final class MultiplexGateTest extends TestCase
         return $admitted;
     }
 
+    public function testWithFewTransfersInCurlTheGateRecordsNothing(): void
+    {
+        $gate = new MultiplexGate();
+        $inCurl = [];
+        for ($i = 0; $i < MultiplexGate::STREAMS_PER_CONNECTION - 1; ++$i) {
+            $transfer = $this->transfer();
+            self::assertTrue($gate->admit($transfer, $inCurl));
+            $inCurl[] = $transfer;
+        }
+
+        self::assertFalse($gate->counting);
+        self::assertSame([], $gate->settled($inCurl[0], \CURL_HTTP_VERSION_2_0, false), 'nothing recorded, nothing to release');
+    }
+
+    public function testFromTheNinetyNinthInCurlTheGateCountsThoseAlreadyInAndHoldsTheHundredAndFirst(): void
+    {
+        $gate = new MultiplexGate();
+        $inCurl = [];
+        for ($i = 0; $i < 250; ++$i) {
+            $transfer = $this->transfer();
+            if ($gate->admit($transfer, $inCurl)) {
+                $inCurl[] = $transfer;
+            }
+        }
+
+        self::assertTrue($gate->counting);
+        self::assertCount(MultiplexGate::STREAMS_PER_CONNECTION, $inCurl, 'as many as with counting from the first');
+        self::assertSame(150, $gate->waiting());
+
+        $ready = $gate->settled($inCurl[0], \CURL_HTTP_VERSION_2_0, false);
+        self::assertCount(2, $ready, 'a transfer admitted before the gate counted frees its stream when it settles');
+        $queue = [...\array_slice($inCurl, 1), ...$ready];
+        while (($transfer = array_shift($queue)) !== null) {
+            array_push($queue, ...$gate->settled($transfer, \CURL_HTTP_VERSION_2_0, false));
+        }
+        self::assertSame(0, $gate->waiting());
+        self::assertFalse($gate->counting, 'idle again: back to recording nothing');
+    }
+
     private function transfer(string $url = 'https://a.test/', bool $pipewait = true): Transfer
     {
         return new Transfer(TransferSpec::of('GET', $url, true, $pipewait ? [\CURLOPT_PIPEWAIT => true] : []), $this->exchange);
