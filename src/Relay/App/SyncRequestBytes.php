@@ -59,22 +59,28 @@ final class SyncRequestBytes
         return $this->acceptEncoding !== null && !$request->hasHeader('Accept-Encoding');
     }
 
-    /** The request's bytes, head and body; call fits() first. */
+    /**
+     * The request's bytes, head and body, in libcurl 7.88's order (Curl_http): the Host line,
+     * its own Accept-Encoding, the custom lines as given (the request's, then the relay's),
+     * then the body's Content-Length. Call fits() first.
+     */
     public function encode(RequestInterface $request): string
     {
         $body = self::body($request);
         $announced = $body !== '' || isset(self::EMPTY_BODY_ANNOUNCED[$request->getMethod()]);
         $uri = $request->getUri();
         $target = (string) ($uri->getFragment() === '' ? $uri : $uri->withFragment(''));
-        $head = $request->getMethod() . ' ' . $target . " HTTP/1.1\r\n" . $this->headerLines($request, $announced);
-        if (!$request->hasHeader('Host')) {
-            $head .= 'Host: ' . $uri->getAuthority() . "\r\n";
+        $host = $request->getHeaderLine('Host');
+        $head = $request->getMethod() . ' ' . $target . " HTTP/1.1\r\nHost: " . ($host !== '' ? $host : $uri->getAuthority()) . "\r\n";
+        if ($this->decodes($request)) {
+            $head .= 'Accept-Encoding: ' . $this->acceptEncoding . "\r\n";
         }
+        $head .= $this->headerLines($request, $announced) . $this->relayLines . SyncSettings::withVersion($this->settings, $this->httpVersion, $request->getProtocolVersion()) . "\r\n";
         if ($announced) {
             $head .= 'Content-Length: ' . \strlen($body) . "\r\n";
         }
 
-        return $head . $this->relayLines . SyncSettings::withVersion($this->settings, $this->httpVersion, $request->getProtocolVersion()) . "\r\n\r\n" . $body;
+        return $head . "\r\n" . $body;
     }
 
     private static function body(RequestInterface $request): string
@@ -90,16 +96,16 @@ final class SyncRequestBytes
 
     /**
      * The request's own lines as curl sends them (CurlOptions::headers): the framing is curl's
-     * (only a "Content-Length: 0" on a request without a body stays), the caller's X-WarmHttp-*
-     * lines go (SyncRoute), no Accept, Content-Type or Expect of curl's own, and the Client's
-     * User-Agent and Accept-Encoding where the request has none.
+     * (only a "Content-Length: 0" on a request without a body stays), Host went first, the
+     * caller's X-WarmHttp-* lines go (SyncRoute), no Accept, Content-Type or Expect of curl's
+     * own, and the Client's User-Agent where the request has none.
      */
     private function headerLines(RequestInterface $request, bool $announced): string
     {
         $lines = '';
         foreach ($request->getHeaders() as $name => $values) {
             $name = (string) $name;
-            if (strncasecmp($name, 'X-WarmHttp-', 11) === 0 || (strcasecmp($name, 'Content-Length') === 0 && ($announced || $values !== ['0']))) {
+            if (strcasecmp($name, 'Host') === 0 || strncasecmp($name, 'X-WarmHttp-', 11) === 0 || (strcasecmp($name, 'Content-Length') === 0 && ($announced || $values !== ['0']))) {
                 continue;
             }
             foreach ($values as $value) {
@@ -108,9 +114,6 @@ final class SyncRequestBytes
         }
         if (!$request->hasHeader('User-Agent')) {
             $lines .= UserAgent::HEADER_LINE . "\r\n";
-        }
-        if ($this->decodes($request)) {
-            $lines .= 'Accept-Encoding: ' . $this->acceptEncoding . "\r\n";
         }
 
         return $lines;

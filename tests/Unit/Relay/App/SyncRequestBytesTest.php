@@ -23,7 +23,7 @@ final class SyncRequestBytesTest extends TestCase
         $request = self::request('GET', 'https://api.example/a?b=1#frag')->withHeader('Accept', 'application/json');
 
         self::assertSame(
-            "GET https://api.example/a?b=1 HTTP/1.1\r\nHost: api.example\r\nAccept: application/json\r\n" . UserAgent::HEADER_LINE . "\r\nAccept-Encoding: gzip\r\n"
+            "GET https://api.example/a?b=1 HTTP/1.1\r\nHost: api.example\r\nAccept-Encoding: gzip\r\nAccept: application/json\r\n" . UserAgent::HEADER_LINE . "\r\n"
             . self::RELAY_LINES . self::SETTINGS . "\r\n\r\n",
             self::bytes()->encode($request),
         );
@@ -38,7 +38,7 @@ final class SyncRequestBytesTest extends TestCase
         self::assertStringNotContainsString('999', $wire);
         self::assertStringNotContainsString(UserAgent::HEADER_LINE, $wire);
         self::assertStringContainsString("User-Agent: mine\r\n", $wire);
-        self::assertStringEndsWith("Content-Length: 7\r\n" . self::RELAY_LINES . self::SETTINGS . "\r\n\r\n{\"a\":1}", $wire);
+        self::assertStringEndsWith(self::RELAY_LINES . self::SETTINGS . "\r\nContent-Length: 7\r\n\r\n{\"a\":1}", $wire);
     }
 
     public function testAnEmptyBodyIsAnnouncedForPostPutPatchOnly(): void
