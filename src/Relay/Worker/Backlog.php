@@ -33,7 +33,9 @@ final class Backlog
         if (isset($this->ids[$request->id])) {
             return true;
         }
-        if (\count($this->ids) >= $this->maxRequests || $this->bytes + \strlen($request->body) > $this->maxBytes) {
+        // An empty backlog holds a request whatever its size (--max-body may be over maxBytes):
+        // refused here, it was refused on every look at the spool, and wedged the worker.
+        if ($this->ids !== [] && (\count($this->ids) >= $this->maxRequests || $this->bytes + \strlen($request->body) > $this->maxBytes)) {
             return false;
         }
         if (!isset($this->queues[$origin])) {

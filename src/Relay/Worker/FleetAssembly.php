@@ -43,7 +43,7 @@ final class FleetAssembly
         $keys = new RedisKeys($address->prefix);
         $connection = new RedisConnection($address, $keys->ensureGroup(...));
         // A lease outlives the longest delivery (--timeout): a relay that dies frees its slots after that.
-        $spool = new RedisSpool($connection, $keys, self::relayId($config->spoolPath), $config->claimAfter, $config->timeout + 5.0, $metrics);
+        $spool = new RedisSpool($connection, $keys, self::relayId($config->spoolPath), $config->claimAfter, $config->timeout + 5.0, $metrics, $config->maxBodyBytes, $logger);
         $now = self::awaitRedis($spool, $address, $logger, $frontPid, $metricsFile);
         $clock = SpoolClock::start(null, $now);
         $page = min(self::PAGE, $config->maxInFlight);

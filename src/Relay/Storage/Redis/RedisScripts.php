@@ -61,4 +61,32 @@ final class RedisScripts
         redis.call('XADD', KEYS[2], '*', 'id', ARGV[1])
         return 1
         LUA;
+
+    /**
+     * KEYS: the request hashes of a page of stream entries. ARGV: the largest body to load.
+     * For each key: 0 when it is gone (delivered by a worker that took it over), a sentence when
+     * it cannot be a request (another type, a body over the limit: a value nobody loads into
+     * the worker's memory), else its fields m, u, h, b, k, a, c (false where missing). One
+     * command per page instead of one HMGET per request, and a key of the wrong type, which
+     * anyone who can write to Redis may leave, does not fail the whole page.
+     */
+    public const LOAD = <<<'LUA'
+        local out = {}
+        for i, key in ipairs(KEYS) do
+            local kind = redis.call('TYPE', key).ok
+            if kind == 'none' then
+                out[i] = 0
+            elseif kind ~= 'hash' then
+                out[i] = 'its key holds a ' .. kind .. ', not a hash'
+            else
+                local size = redis.call('HSTRLEN', key, 'b')
+                if size > tonumber(ARGV[1]) then
+                    out[i] = 'its body of ' .. size .. ' bytes is over --max-body (' .. ARGV[1] .. ')'
+                else
+                    out[i] = redis.call('HMGET', key, 'm', 'u', 'h', 'b', 'k', 'a', 'c')
+                end
+            end
+        end
+        return out
+        LUA;
 }

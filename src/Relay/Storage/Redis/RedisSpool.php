@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay\Storage\Redis;
 
+use Psr\Log\LoggerInterface;
+use Psr\Log\NullLogger;
 use WarmHttp\Relay\Metrics;
 use WarmHttp\Relay\Storage\JournalPosition;
 use WarmHttp\Relay\Storage\RequestBytes;
@@ -28,8 +30,6 @@ final class RedisSpool implements SpoolStore
 
     /** Segments stay this long after being forwarded: Redis with appendfsync everysec may lose ~1-2 s. */
     private const JOURNAL_GRACE_SECONDS = 10.0;
-
-    private const FIELDS = ['m', 'u', 'h', 'b', 'k', 'a', 'c'];
 
     /**
      * Leases asked for at once per destination: one script call for a round of starts instead
@@ -68,6 +68,8 @@ final class RedisSpool implements SpoolStore
         private readonly float $claimAfterSeconds,
         private readonly float $leaseSeconds,
         private readonly Metrics $metrics,
+        private readonly int $maxBodyBytes = 10485760,
+        private readonly LoggerInterface $logger = new NullLogger(),
     ) {
         $this->consumer = $relayId . ':' . getmypid();
     }
@@ -347,8 +349,9 @@ final class RedisSpool implements SpoolStore
         RedisConnection::check($redis);
         $found = [];
         foreach (\is_array($claimed) && \is_array($claimed[1] ?? null) ? $claimed[1] : [] as $entry) {
-            if (\is_array($entry) && \is_array($entry[1] ?? null) && ($entry[1][0] ?? null) === 'id') {
-                $found[RedisConnection::text($entry[0])] = RedisConnection::int($entry[1][1] ?? 0);
+            if (\is_array($entry) && isset($entry[0])) {
+                // an entry without an id field (not one a relay wrote) comes as id 0: dropped as stale
+                $found[RedisConnection::text($entry[0])] = \is_array($entry[1] ?? null) && ($entry[1][0] ?? null) === 'id' ? RedisConnection::int($entry[1][1] ?? 0) : 0;
             }
         }
         $this->metrics->add('claimed_total', \count($found));
@@ -372,53 +375,100 @@ final class RedisSpool implements SpoolStore
     }
 
     /**
-     * The requests behind the entries. An entry whose request is gone (delivered by another
-     * worker that took it over) or already held here is acknowledged and dropped.
+     * The requests behind the entries (one LOAD script call). An entry whose request is gone
+     * (delivered by another worker that took it over) or already held here is acknowledged and
+     * dropped; one whose request no relay could have written becomes a dead letter (RedisEntry).
      *
      * @param array<string, int> $found
      * @param array<int, true>   $skip
      *
      * @return list<SpooledRequest>
+     *
+     * @throws \RedisException
      */
     private function load(\Redis $redis, array $found, array $skip): array
     {
         if ($found === []) {
             return [];
         }
-        $pipe = $redis->multi(\Redis::PIPELINE);
-        foreach ($found as $id) {
-            $pipe->hMGet($this->keys->request($id), self::FIELDS);
-        }
-        $rows = $pipe->exec();
-        $requests = [];
-        $stale = [];
+        $rows = RedisConnection::script($redis, RedisScripts::LOAD, array_map($this->keys->request(...), array_values($found)), [$this->maxBodyBytes]);
+        [$requests, $stale, $malformed] = [[], [], []];
         foreach (array_keys($found) as $i => $entry) {
             $id = $found[$entry];
-            $row = \is_array($rows) ? ($rows[$i] ?? null) : null;
+            $row = \is_array($rows) ? ($rows[$i] ?? 0) : 0;
             if (($this->entries[$id] ?? null) === $entry) {
                 continue; // this worker's own, taken back by XAUTOCLAIM before its heartbeat: still held
             }
-            if (!\is_array($row) || !\is_string($row['m'] ?? null) || isset($skip[$id]) || isset($this->entries[$id])) {
-                $stale[] = $entry;
+            if ($id <= 0 || $row === 0 || (\is_array($row) && ($row[0] ?? false) === false) || isset($skip[$id]) || isset($this->entries[$id])) {
+                $stale[$entry] = $id;
 
                 continue;
             }
-            $this->entries[$id] = $entry;
-            $requests[] = self::hydrate($id, $row);
+            try {
+                $requests[] = RedisEntry::hydrate($id, \is_array($row) ? array_values($row) : throw new \UnexpectedValueException(RedisConnection::text($row)));
+                $this->entries[$id] = $entry;
+            } catch (\UnexpectedValueException $e) {
+                $malformed[$entry] = [$id, \is_string($row) ? 'not a request: ' . $row : 'malformed: ' . $e->getMessage()];
+            }
         }
-        if ($stale !== []) {
-            $redis->xAck($this->keys->stream, RedisKeys::GROUP, $stale);
-            $redis->xDel($this->keys->stream, $stale);
-        }
+        $this->dropStale($redis, $stale);
+        $this->deadLetterMalformed($redis, $malformed);
 
         return $requests;
     }
 
-    /** @param array<mixed> $row */
-    private static function hydrate(int $id, array $row): SpooledRequest
+    /**
+     * Entries whose request is gone or held here: acknowledged and deleted, and a request hash
+     * without its method (what a retry recorded by a worker whose entry another took over and
+     * delivered leaves behind) with them.
+     *
+     * @param array<string, int> $stale stream entry => request id
+     *
+     * @throws \RedisException
+     */
+    private function dropStale(\Redis $redis, array $stale): void
     {
-        $text = static fn(string $field): string => \is_string($row[$field] ?? null) ? $row[$field] : '';
+        if ($stale === []) {
+            return;
+        }
+        $pipe = $redis->multi(\Redis::PIPELINE);
+        $pipe->xAck($this->keys->stream, RedisKeys::GROUP, array_keys($stale));
+        $pipe->xDel($this->keys->stream, array_keys($stale));
+        foreach ($stale as $id) {
+            if ($id > 0 && !isset($this->entries[$id])) {
+                $pipe->eval("if redis.call('TYPE', KEYS[1]).ok == 'hash' and redis.call('HEXISTS', KEYS[1], 'm') == 0 then redis.call('DEL', KEYS[1]) end", [$this->keys->request($id)], 1);
+            }
+        }
+        $pipe->exec();
+    }
 
-        return new SpooledRequest($id, $text('m'), $text('u'), RequestBytes::decodeHeaders($text('h')), $text('b'), $text('k'), (int) $text('a'), (float) $text('c'));
+    /**
+     * Requests no relay could have written (RedisEntry) become dead letters with the reason:
+     * never delivered, never crashing a worker, listed by relay:failed, and said in the log.
+     *
+     * @param array<string, array{int, string}> $malformed stream entry => request id, why
+     *
+     * @throws \RedisException
+     */
+    private function deadLetterMalformed(\Redis $redis, array $malformed): void
+    {
+        if ($malformed === []) {
+            return;
+        }
+        RedisConnection::transaction($redis, function (\Redis $tx) use ($malformed): void {
+            foreach ($malformed as $entry => [$id, $why]) {
+                $key = $this->keys->request($id);
+                $tx->eval("if redis.call('TYPE', KEYS[1]).ok ~= 'hash' then redis.call('DEL', KEYS[1]) end", [$key], 1);
+                $tx->hMSet($key, ['e' => 'Refused from Redis: ' . $why, 'f' => microtime(true)]);
+                $tx->zAdd($this->keys->dead, $id, (string) $id);
+                $tx->xAck($this->keys->stream, RedisKeys::GROUP, [$entry]);
+                $tx->xDel($this->keys->stream, [$entry]);
+            }
+            $tx->hIncrBy($this->keys->stats, 'dead_lettered', \count($malformed));
+        });
+        foreach ($malformed as [$id, $why]) {
+            $this->logger->warning('A request in Redis no relay could have written: moved to the dead letters, not delivered', ['id' => $id, 'error' => $why]);
+        }
+        $this->metrics->add('dead_lettered_total', \count($malformed));
     }
 }

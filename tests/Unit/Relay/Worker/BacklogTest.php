@@ -107,6 +107,15 @@ final class BacklogTest extends TestCase
         self::assertTrue($backlog->push(self::request(2, 10), self::A));
     }
 
+    public function testAnEmptyBacklogHoldsOneRequestOverItsByteCap(): void
+    {
+        $backlog = new Backlog(100, 10);
+
+        self::assertTrue($backlog->push(self::request(1, 11), self::A), 'refused, it was refused on every look: never delivered');
+        self::assertFalse($backlog->push(self::request(2, 1), self::A));
+        self::assertSame([1], self::drain($backlog, 10));
+    }
+
     public function testDrainingAnEmptyBacklogStartsNothing(): void
     {
         self::assertSame([], self::drain(new Backlog(), 10));
