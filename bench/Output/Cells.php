@@ -51,7 +51,7 @@ final class Cells
         $vsCurl = $row->extra['vsRawCurl'] ?? null;
         $note = $row->extra['note'] ?? null;
         $parts = [
-            $row->ratio() !== null ? \sprintf('%.2f×', $row->ratio()) : ($vsCurl === null ? '' : \sprintf('%.2f× raw curl', $vsCurl)),
+            $row->ratio() !== null ? \sprintf('%.2f×', $row->ratio()) : ($vsCurl === null ? '' : \sprintf('%.2f× raw curl in CPU time', $vsCurl)),
             \is_string($note) ? $note : '',
         ];
 

@@ -189,7 +189,7 @@ final class SvgChart
             $parts[] = $row->connections === null ? '' : $row->connections . ' conn';
         }
         $vsCurl = $row->extra['vsRawCurl'] ?? null;
-        $parts[] = is_numeric($vsCurl) ? \sprintf('%.2f× raw curl', $vsCurl) : '';
+        $parts[] = is_numeric($vsCurl) ? \sprintf('%.2f× raw curl in CPU time', $vsCurl) : '';
         $note = $row->extra['note'] ?? null;
         $parts[] = \is_string($note) ? $note : '';
 
