@@ -43,8 +43,14 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
 {
     private readonly Options $options;
 
-    /** @var array<int, mixed> */
-    private readonly array $curlOptions;
+    /**
+     * Made at construction for a direct client; for a relay_sync one when the curl hop is first
+     * needed (sendAsync, sendAll, concurrently, streams): its plain sendRequest() calls go over
+     * the relay's kept stream and never read them (~50 µs of an FPM request's first call).
+     *
+     * @var array<int, mixed>|null
+     */
+    private ?array $curlOptions = null;
 
     /** Made when first needed: 4 autoloads per PHP-FPM request (the factory, 3 more interfaces) that sendRequest() never uses. */
     private ?Psr17Factory $factory = null;
@@ -88,15 +94,22 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     public function __construct(array $options = [])
     {
         $this->options = Options::fromArray($options);
-        $this->curlOptions = CurlOptions::forClient($this->options);
         $this->sync = SyncRoute::of($this->options);
+        if ($this->sync === null) {
+            $this->curlOptions = CurlOptions::forClient($this->options);
+        }
         $this->direct = $this->sync === null && $this->options->headers() === [];
-        $this->keepsOptions = $this->keepsOptions();
-        CurlPool::get()->limitConnections($this->options->int('max_host_connections'), $this->options->int('max_total_connections'));
+        $this->keepsOptions = $this->sync === null && $this->keepsOptions();
+        $perHost = $this->options->int('max_host_connections');
+        $total = $this->options->int('max_total_connections');
+        if ($perHost !== null || $total !== null) {
+            // Not made otherwise: a relay_sync Client under PHP-FPM may never need the pool.
+            CurlPool::get()->limitConnections($perHost, $total);
+        }
         if ($this->options->relay() !== null) {
             // Every process with a relay client sends journaled fallbacks at the end of its unit
             // of work, also those another (perhaps dead) process left; no syscall until then.
-            DeferredSends::watch($this->journal(), $this->logger());
+            DeferredSends::watch($this->journal(), $this->options->logger());
         }
     }
 
@@ -126,6 +139,14 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
 
     public function sendRequest(RequestInterface $request): ResponseInterface
     {
+        if ($this->sync !== null && $this->observers === null) {
+            // relay_sync over the kept stream to the relay: no curl handles for this request.
+            $request = $this->prepare($request);
+            $response = $this->sync->send($request);
+            if ($response !== null) {
+                return $response;
+            }
+        }
         $pool = CurlPool::get();
         $transfer = $this->start($request, $pool);
         if (\Fiber::getCurrent() === null) {
@@ -251,7 +272,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     private function launch(RequestInterface $request): Transfer
     {
         $resendable = Psr7Exchange::isSafeToResend($request);
-        $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), $resendable);
+        $curl = CurlOptions::forRequest($request, $this->curlOptions ??= CurlOptions::forClient($this->options), $this->options->string('http_version'), $resendable);
         if ($this->sync !== null) {
             $curl = $this->sync->curlOptions($curl, $request);
         }
@@ -277,7 +298,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
             $this->specs[$request->method] = [];
         }
         $resendable = Psr7Exchange::isSafeToResend($request);
-        $curl = CurlOptions::forRequest($request, $this->curlOptions, $this->options->string('http_version'), $resendable);
+        $curl = CurlOptions::forRequest($request, $this->curlOptions ??= CurlOptions::forClient($this->options), $this->options->string('http_version'), $resendable);
         $profile = null;
         if ($this->keepsOptions) {
             $options = $curl;
