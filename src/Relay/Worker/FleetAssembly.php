@@ -70,7 +70,7 @@ final class FleetAssembly
                 return $now;
             } catch (SpoolUnavailable $e) {
                 if ($attempt === 1) {
-                    $logger->error('Redis is unreachable; requests are acknowledged into the local journal and forwarded once it answers', ['error' => $e->getMessage()]);
+                    $logger->error('Redis is unreachable or refuses this relay (see the error: a password, a database); requests are acknowledged into the local journal and forwarded once it answers', ['error' => $e->getMessage()]);
                 }
                 if (posix_getppid() !== $frontPid) {
                     throw new SpoolUnavailable('The relay front process is gone; this delivery worker never started.');

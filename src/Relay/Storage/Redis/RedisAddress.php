@@ -23,7 +23,7 @@ final readonly class RedisAddress
 {
     public const DEFAULT_PREFIX = 'warmhttp:relay:';
 
-    private const URL = '~^(?<scheme>[a-z+-]+)://(?:(?<userinfo>[^@/]*)@)?(?<hosts>[^/?#]*)(?<path>/[^?#]*)?(?:\?(?<query>[^#]*))?$~i';
+    private const URL = '~^(?<scheme>[a-z+-]+)://(?:(?<userinfo>.*)@)?(?<hosts>[^/?#]*)(?<path>/[^?#]*)?(?:\?(?<query>[^#]*))?$~i';
 
     /** @param list<array{string, int}> $sentinels host and port of each Sentinel; [] for a plain address */
     private function __construct(
@@ -80,10 +80,15 @@ final readonly class RedisAddress
         );
     }
 
-    /** The address without its password, for logs and status. */
+    /**
+     * The address without its password, for logs and status: everything up to the last "@" is
+     * user info, as parse() reads it, so a password holding "/", "?", "#" or an unencoded "@"
+     * is hidden whole (it showed from its "/" on before, and parse() then refused the address
+     * and printed it).
+     */
     public static function redact(string $url): string
     {
-        return (string) preg_replace('~^([a-z+-]+://)([^@/]*)@~i', '$1***@', $url);
+        return (string) preg_replace('~^([a-z+-]+://).*@~is', '$1***@', $url);
     }
 
     public function display(): string
@@ -106,7 +111,7 @@ final readonly class RedisAddress
     {
         $list = [];
         foreach (explode(',', $hosts) as $host) {
-            if (preg_match('~^(?<name>\[[0-9a-f:.]+\]|[^:\[\]]+)(?::(?<port>\d{1,5}))?$~i', $host, $m) !== 1) {
+            if (preg_match('~^(?<name>\[[0-9a-f:.]+\]|[^:\[\]]+)(?::(?<port>\d{1,5}))?$~i', $host, $m) !== 1 || (int) ($m['port'] ?? 1) > 65535 || ($m['port'] ?? null) === '0') {
                 throw new \InvalidArgumentException(\sprintf('--spool=%s: "%s" is not a host[:port].', self::redact($url), $host));
             }
             $list[] = [trim($m['name'], '[]'), is_numeric($m['port'] ?? null) ? (int) $m['port'] : $defaultPort];

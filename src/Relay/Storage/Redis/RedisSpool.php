@@ -78,7 +78,7 @@ final class RedisSpool implements SpoolStore
     {
         $this->connection->run(function (\Redis $redis) use ($entries, $outcomes, $taken): void {
             $this->claimOwn($redis);
-            $first = $entries === [] ? 0 : (int) $redis->incrBy($this->keys->seq, \count($entries)) - \count($entries) + 1;
+            $first = $entries === [] ? 0 : RedisConnection::int(RedisConnection::script($redis, RedisScripts::NEXT_IDS, [$this->keys->seq], [\count($entries)])) - \count($entries) + 1;
             $stored = RedisConnection::transaction($redis, function (\Redis $tx) use ($entries, $outcomes, $taken, $first): void {
                 foreach ($entries as $i => $entry) {
                     $this->forward($tx, $first + $i, $entry);

@@ -17,8 +17,11 @@ final class FleetRelay
 {
     private ?Process $process = null;
 
-    /** @param list<string> $options */
-    private function __construct(private readonly TempDir $dir, private readonly string $redisUrl, private readonly array $options) {}
+    /**
+     * @param list<string> $options
+     * @param bool         $inEnvironment the address in $WARMHTTP_RELAY_SPOOL, not on the command line
+     */
+    private function __construct(private readonly TempDir $dir, private string $redisUrl, private readonly array $options, private readonly bool $inEnvironment = false) {}
 
     public function __destruct()
     {
@@ -28,9 +31,9 @@ final class FleetRelay
     }
 
     /** @param list<string> $options extra `relay` options */
-    public static function start(string $redisUrl, array $options = []): self
+    public static function start(string $redisUrl, array $options = [], bool $inEnvironment = false): self
     {
-        $relay = new self(TempDir::create('fleet'), $redisUrl, $options);
+        $relay = new self(TempDir::create('fleet'), $redisUrl, $options, $inEnvironment);
         $relay->launch();
 
         return $relay;
@@ -53,8 +56,9 @@ final class FleetRelay
 
     public function launch(): void
     {
-        $environment = [RelayLocation::SOCKET_ENV => false, RelayLocation::SPOOL_ENV => false];
-        $this->process = new Process([\PHP_BINARY, RelayProcess::bin(), 'relay', '--socket=' . $this->socketPath(), '--spool=' . $this->redisUrl, '--journal=' . $this->journalBase(), ...$this->options], null, $environment);
+        $environment = [RelayLocation::SOCKET_ENV => false, RelayLocation::SPOOL_ENV => $this->inEnvironment ? $this->redisUrl : false];
+        $spool = $this->inEnvironment ? [] : ['--spool=' . $this->redisUrl];
+        $this->process = new Process([\PHP_BINARY, RelayProcess::bin(), 'relay', '--socket=' . $this->socketPath(), ...$spool, '--journal=' . $this->journalBase(), ...$this->options], null, $environment);
         $this->process->setTimeout(null);
         $this->process->start();
         $deadline = microtime(true) + 10;
@@ -65,6 +69,14 @@ final class FleetRelay
             usleep(10_000);
         }
         fclose($socket);
+    }
+
+    /** The same relay (journal, socket) started again with another Redis address: an operator's fix. */
+    public function relaunchWith(string $redisUrl): void
+    {
+        $this->terminate();
+        $this->redisUrl = $redisUrl;
+        $this->launch();
     }
 
     /** SIGKILL to the front and its delivery worker at once: a crashed host's relay. */
@@ -118,6 +130,12 @@ final class FleetRelay
     public static function command(string $redisUrl, string $name, array $args = []): Process
     {
         return (new Process([\PHP_BINARY, RelayProcess::bin(), $name, '--spool=' . $redisUrl, ...$args], null, [RelayLocation::SOCKET_ENV => false, RelayLocation::SPOOL_ENV => false]))->mustRun();
+    }
+
+    /** @return list<int> the front's pid and its worker's */
+    public function pids(): array
+    {
+        return array_values(array_filter([(int) $this->process?->getPid(), $this->workerPid()]));
     }
 
     public function workerPid(): int

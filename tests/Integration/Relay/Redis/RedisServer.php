@@ -26,9 +26,10 @@ final class RedisServer
         $this->dir->remove();
     }
 
-    public static function start(): self
+    /** @param list<string> $extra more redis-server arguments (--requirepass, --maxmemory) */
+    public static function start(array $extra = []): self
     {
-        $server = new self(TempDir::create('redis'), FreePort::pick());
+        $server = new self(TempDir::create('redis'), FreePort::pick(), $extra);
         $server->launch();
 
         return $server;
@@ -118,6 +119,10 @@ final class RedisServer
     {
         $redis = new \Redis();
         $redis->connect('127.0.0.1', $this->port, 1.0);
+        $password = array_search('--requirepass', $this->extra, true);
+        if (\is_int($password)) {
+            $redis->auth($this->extra[$password + 1]);
+        }
 
         return $redis;
     }

@@ -132,6 +132,24 @@ final class RedisSpoolTest extends TestCase
         self::assertEquals(new JournalPosition(1, 200), $spool->journalPosition());
     }
 
+    public function testIdsAfterARedisThatLostEverythingNeverMeetTheIdsWorkersStillHold(): void
+    {
+        [$holding, $forwarding] = [$this->spool('a'), $this->spool('b')];
+        $holding->commit([self::request('old-1'), self::request('old-2')]);
+        $held = $holding->due(1.0, 10, []);
+        $this->redis->client()->flushAll(); // FLUSHALL, or a restart without persistence
+
+        $forwarding->commit([self::request('new-1'), self::request('new-2')]);
+        $taken = $holding->due(1.0, 10, []);
+        $outcomes = new Outcomes();
+        $outcomes->delivered = array_map(static fn(SpooledRequest $r): int => $r->id, $held);
+        $holding->commit([], $outcomes);
+
+        self::assertSame(['new-1', 'new-2'], array_map(static fn(SpooledRequest $r): string => $r->body, $taken), 'taken, not dropped as the ids this worker holds');
+        self::assertCount(2, $held);
+        self::assertGreaterThan(max([0, ...self::ids($held)]), min([\PHP_INT_MAX, ...self::ids($taken)]));
+    }
+
     public function testEntriesOfAWorkerThatStoppedTalkingAreClaimedAfterTheTimeoutOnlyThen(): void
     {
         [$dead, $alive] = [$this->spool('a', claimAfter: 0.4), $this->spool('b', claimAfter: 0.4)];
@@ -171,6 +189,16 @@ final class RedisSpoolTest extends TestCase
         $keys = new RedisKeys($address->prefix);
 
         return new RedisSpool(new RedisConnection($address, $keys->ensureGroup(...)), $keys, $relay, $claimAfter, 30.0, new Metrics());
+    }
+
+    /**
+     * @param list<SpooledRequest> $requests
+     *
+     * @return list<int>
+     */
+    private static function ids(array $requests): array
+    {
+        return array_map(static fn(SpooledRequest $r): int => $r->id, $requests);
     }
 
     private static function request(string $body): SpooledRequest

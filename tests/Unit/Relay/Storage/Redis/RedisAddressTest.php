@@ -43,6 +43,14 @@ final class RedisAddressTest extends TestCase
     {
         self::assertSame('redis://***@h:1/0', RedisAddress::redact('redis://u:secret@h:1/0'));
         self::assertSame('redis://h:1/0', RedisAddress::redact('redis://h:1/0'));
+        self::assertSame('redis://***@h:1/0', RedisAddress::redact('redis://:se/cr@et#?@h:1/0'));
+    }
+
+    public function testAPasswordMayHoldSlashesAndAnUnencodedAt(): void
+    {
+        $address = RedisAddress::parse('redis://:se/cr@et#?@h:1/2');
+        self::assertSame(['se/cr@et#?', 'h', 1, 2], [$address->password, $address->host, $address->port, $address->database]);
+        self::assertStringNotContainsString('cr', $address->display());
     }
 
     public function testOnlyRedisSchemesAreRedis(): void
@@ -83,6 +91,14 @@ final class RedisAddressTest extends TestCase
             self::fail('refused');
         } catch (\InvalidArgumentException $e) {
             self::assertStringNotContainsString('hunter2', $e->getMessage());
+        }
+        foreach (['redis://:hun/ter2@h:1/x', 'redis://:hun@ter2@h:99999/0', 'redis://:hunter2@@/0'] as $url) {
+            try {
+                RedisAddress::parse($url);
+                self::fail('refused: ' . $url);
+            } catch (\InvalidArgumentException $e) {
+                self::assertStringNotContainsString('ter2', $e->getMessage());
+            }
         }
     }
 }

@@ -1,0 +1,94 @@
+<?php
+
+declare(strict_types=1);
+
+namespace WarmHttp\Tests\Integration\Relay\Redis;
+
+use PHPUnit\Framework\TestCase;
+
+/**
+ * A fleet run by a clumsy operator: a wrong password, a Redis that loses everything under a
+ * running fleet. Nothing acknowledged is lost, the relay says what is wrong, the password never
+ * shows.
+ */
+final class RelayFleetOperatorTest extends TestCase
+{
+    private const PASSWORD = 'Sw0rdfish/with@odd#chars';
+
+    protected function setUp(): void
+    {
+        if (!RedisServer::installed()) {
+            self::markTestSkipped('needs redis-server and php8.2-redis (scripts/setup installs both)');
+        }
+    }
+
+    public function testAWrongPasswordIsSaidOnceAcknowledgedIntoTheJournalAndDeliveredOnceFixed(): void
+    {
+        $redis = RedisServer::start(['--requirepass', self::PASSWORD]);
+        $origin = FleetOrigin::start();
+        $relay = FleetRelay::start(self::url($redis, 'not-the-password'), ['--allow-private-networks'], inEnvironment: true);
+        $caller = new FleetCaller();
+        foreach (range(0, 4) as $i) {
+            self::assertTrue($caller->dispatch($relay->address(), $origin->url($i)));
+        }
+        $this->awaitMetric($relay, 'redis_up', 0.0);
+        self::assertStringContainsString('Redis is unreachable or refuses this relay', $relay->log());
+        self::assertStringContainsString('WRONGPASS', $relay->log());
+        self::assertStringNotContainsString('The delivery worker exited', $relay->log(), 'no crash loop');
+        self::assertStringNotContainsString('not-the-password', $relay->log());
+
+        $relay->relaunchWith(self::url($redis, self::PASSWORD));
+        self::assertSame([], $origin->awaitDelivered(range(0, 4), 10.0), $relay->log());
+        $this->awaitMetric($relay, 'redis_up', 1.0);
+
+        $seen = [$relay->log(), implode("\n", array_map(static fn(string $k, float $v): string => "$k $v", array_keys($relay->metrics()), $relay->metrics()))];
+        $seen[] = FleetRelay::command(self::url($redis, self::PASSWORD), 'relay:status', ['--format=json'])->getOutput();
+        foreach ($relay->pids() as $pid) {
+            $seen[] = (string) file_get_contents('/proc/' . $pid . '/cmdline');
+        }
+        self::assertCount(5, $seen, 'front and worker both running');
+        foreach ($seen as $text) {
+            self::assertStringNotContainsString('Sw0rdfish', $text);
+        }
+    }
+
+    public function testARedisThatLostEverythingUnderARunningFleetLosesNothingAcknowledged(): void
+    {
+        $redis = RedisServer::start();
+        $origin = FleetOrigin::start(delayMs: 20);
+        [$first, $second] = [FleetRelay::start($redis->url(), ['--allow-private-networks']), FleetRelay::start($redis->url(), ['--allow-private-networks'])];
+        $caller = new FleetCaller();
+        $dispatch = static function (int $from, int $to) use ($caller, $first, $second, $origin): void {
+            foreach (range($from, $to) as $i) {
+                self::assertTrue($caller->dispatch(($i % 2 === 0 ? $first : $second)->address(), $origin->url($i)));
+            }
+        };
+        $dispatch(0, 149);
+        $deadline = microtime(true) + 10.0;
+        while (\count($origin->delivered()) < 30 && microtime(true) < $deadline) {
+            usleep(20_000);
+        }
+        $redis->client()->flushAll(); // FLUSHALL, or a restart without persistence: ~100 forwarded and not delivered
+        $dispatch(150, 299);
+
+        self::assertSame([], $origin->awaitDelivered(range(0, 299), 20.0), $first->log() . $second->log());
+        $log = $first->log() . $second->log();
+        self::assertStringContainsString('Redis no longer had this relay\'s journal position', $log, 'said loudly');
+        self::assertStringNotContainsString('The delivery worker exited', $log);
+        self::assertStringContainsString('The spool works again', $log);
+    }
+
+    private static function url(RedisServer $redis, string $password): string
+    {
+        return \sprintf('redis://:%s@127.0.0.1:%d/0', $password, $redis->port);
+    }
+
+    private function awaitMetric(FleetRelay $relay, string $name, float $value): void
+    {
+        $deadline = microtime(true) + 5.0;
+        while (($relay->metrics()[$name] ?? null) !== $value && microtime(true) < $deadline) {
+            usleep(100_000);
+        }
+        self::assertSame($value, $relay->metrics()[$name] ?? null, $name);
+    }
+}
