@@ -15,6 +15,7 @@ use Psr\Http\Message\UriFactoryInterface;
 use Psr\Http\Message\UriInterface;
 use Psr\Log\LoggerInterface;
 use WarmHttp\Internal\Batch;
+use WarmHttp\Internal\ConnectionOwners;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\ErrorLogLogger;
@@ -71,7 +72,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     /**
      * Whether this client's transfers can keep their options on the easy handle: none of its
      * options is a per-transfer callback (max_response_bytes, stream, read_timeout) or an
-     * identity the pool partitions (client certificate, proxy credentials).
+     * identity the pool partitions (ConnectionOwners: client certificate, proxy credentials, NTLM).
      */
     private readonly bool $keepsOptions;
 
@@ -312,7 +313,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     private function keepsOptions(): bool
     {
         return !$this->options->bool('stream') && $this->options->int('max_response_bytes') === null
-            && !isset($this->curlOptions[\CURLOPT_XFERINFOFUNCTION]) && !isset($this->curlOptions[\CURLOPT_PROXYUSERNAME]) && !isset($this->curlOptions[\CURLOPT_SSLCERT]);
+            && !isset($this->curlOptions[\CURLOPT_XFERINFOFUNCTION]) && !ConnectionOwners::concern($this->curlOptions ?? []);
     }
 
     private function prepare(RequestInterface $request): RequestInterface

@@ -61,8 +61,7 @@ final class CurlPool
 
     private bool $bodyArrived = false;
 
-    /** @var array<string, string> a proxy or client certificate => the credentials whose connections stay warm */
-    private array $owners = [];
+    private readonly ConnectionOwners $owners;
 
     private readonly PoolCounters $counters;
 
@@ -82,6 +81,7 @@ final class CurlPool
         $this->share = self::shareHandle();
         $this->counters = new PoolCounters();
         $this->gate = new MultiplexGate();
+        $this->owners = new ConnectionOwners();
     }
 
     /**
@@ -174,8 +174,8 @@ final class CurlPool
         if ($freshConnection) {
             $options[\CURLOPT_FRESH_CONNECT] = true;
         }
-        if (isset($options[\CURLOPT_PROXYUSERNAME]) || isset($options[\CURLOPT_SSLCERT])) {
-            $options = $this->partition($options) + $options;
+        if (ConnectionOwners::concern($options)) {
+            $options = $this->owners->apart($options) + $options;
         }
         if (isset($options[\CURLOPT_XFERINFOFUNCTION]) && $options[\CURLOPT_XFERINFOFUNCTION] instanceof ReadTimeout) {
             $options[\CURLOPT_XFERINFOFUNCTION] = $options[\CURLOPT_XFERINFOFUNCTION]->watch($transfer);
@@ -240,44 +240,6 @@ final class CurlPool
         }
 
         return curl_init();
-    }
-
-    /**
-     * libcurl 7.88 tells cached connections apart by a client certificate's file and by an
-     * HTTP proxy's type, host and port, not by the key, its passphrase or the proxy's
-     * credentials (url.c: Curl_ssl_config_matches, proxy_info_matches): a connection opened
-     * with one user's proxy credentials, or a certificate's right passphrase, would carry the
-     * requests of a client with other ones (PoolPartitionTest, ClientCertificateTest). The first
-     * such identity of each proxy or certificate in the process keeps warm connections; any
-     * other gets a connection of its own per request (so its key is loaded and checked), over
-     * HTTP/1.1 so that no other transfer multiplexes onto it while it is open, closed afterwards.
-     *
-     * @param array<int, mixed> $options
-     *
-     * @return array<int, mixed>
-     */
-    private function partition(array $options): array
-    {
-        $owned = true;
-        if (isset($options[\CURLOPT_PROXYUSERNAME])) {
-            $owned = $this->owns('proxy ' . self::text($options, \CURLOPT_PROXY), self::text($options, \CURLOPT_PROXYUSERNAME) . "\0" . self::text($options, \CURLOPT_PROXYPASSWORD));
-        }
-        if (isset($options[\CURLOPT_SSLCERT])) {
-            $owned = $this->owns('cert ' . self::text($options, \CURLOPT_SSLCERT), self::text($options, \CURLOPT_SSLKEY) . "\0" . self::text($options, \CURLOPT_KEYPASSWD)) && $owned;
-        }
-
-        return $owned ? [] : [\CURLOPT_FRESH_CONNECT => true, \CURLOPT_FORBID_REUSE => true, \CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1, \CURLOPT_PIPEWAIT => false];
-    }
-
-    private function owns(string $endpoint, string $identity): bool
-    {
-        return ($this->owners[$endpoint] ??= $identity) === $identity;
-    }
-
-    /** @param array<int, mixed> $options */
-    private static function text(array $options, int $option): string
-    {
-        return \is_string($options[$option] ?? null) ? $options[$option] : '';
     }
 
     /** Drives transfers until this one has settled, moving every other one along too. */
