@@ -123,6 +123,29 @@ final class RelaySyncStreamTest extends RelaySyncTestCase
         $relay->remove();
     }
 
+    /**
+     * A long-running process (a queue worker) whose kept connection the relay closed as idle:
+     * a GET finds it dead when writing and goes on a new one; a POST checks before writing.
+     */
+    public function testAConnectionTheRelayClosedAsIdleIsReplaced(): void
+    {
+        $relay = RelayProcess::start(['--idle-timeout=1']);
+        $options = ['relay' => $relay->address(), 'relay_sync' => true];
+        $client = new Client($options);
+        $url = Rig::shared()->nginx()->url('plain', '/echo-body');
+        try {
+            self::assertSame(200, self::route($options)->send($client->createRequest('GET', $url))?->getStatusCode());
+            foreach (['GET', 'POST'] as $method) {
+                usleep(2_300_000); // the relay closes connections idle over 1 s, looking once a second
+                $response = self::route($options)->send($client->createRequest($method, $url)->withBody($client->createStream($method)));
+                self::assertInstanceOf(Response::class, $response);
+                self::assertSame([200, $method, false], [$response->getStatusCode(), (string) $response->getBody(), $response->stats()->reusedConnection], $method);
+            }
+        } finally {
+            $relay->remove();
+        }
+    }
+
     /** The relay's TCP listener: the token goes in every request, a wrong one is the relay's 401. */
     public function testOverTcpWithTheToken(): void
     {
