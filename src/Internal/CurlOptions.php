@@ -50,7 +50,10 @@ final class CurlOptions
             + self::timeouts($options)
             + self::redirects($options)
             + self::limits($options)
-            + self::decoding($options);
+            + self::decoding($options)
+            + self::authentication($options)
+            + self::connectionChoices($options)
+            + self::debug($options);
     }
 
     /**
@@ -115,6 +118,72 @@ final class CurlOptions
     }
 
     /**
+     * `tls_min`/`tls_max`, `capath` (libcurl keys cached connections on the CA directory as on
+     * the CA file, Curl_ssl_config_matches) and `ip_resolve` (a connection is reused only by a
+     * transfer whose IPRESOLVE accepts its address family: ConnectionExists, libcurl 7.88).
+     *
+     * @return array<int, mixed>
+     */
+    private static function connectionChoices(Options $options): array
+    {
+        $curl = TlsVersions::curlOptions($options->string('tls_min'), $options->string('tls_max'));
+        $capath = $options->string('capath');
+        if ($capath !== null) {
+            $curl[\CURLOPT_CAPATH] = $capath;
+            if (\is_string($options->proxy()) && strncasecmp((string) $options->proxy(), 'https:', 6) === 0) {
+                $curl[\CURLOPT_PROXY_CAPATH] = $capath;
+            }
+        }
+        $family = $options->string('ip_resolve');
+        if ($family !== null) {
+            $curl[\CURLOPT_IPRESOLVE] = $family === 'v4' ? \CURL_IPRESOLVE_V4 : \CURL_IPRESOLVE_V6;
+        }
+
+        return $curl;
+    }
+
+    /**
+     * `http_auth`: libcurl answers the server's 401 challenge itself. NTLM authenticates a
+     * connection, not a request: libcurl 7.88 hands an NTLM connection only to transfers with
+     * the same user and password (ConnectionExists), and NTLM cannot run over HTTP/2, so such
+     * a Client speaks HTTP/1.1 (its CURLOPT_HTTP_VERSION here wins over the per-request one).
+     *
+     * @return array<int, mixed>
+     */
+    private static function authentication(Options $options): array
+    {
+        $auth = $options->httpAuth();
+        if ($auth === null) {
+            return [];
+        }
+        $curl = [
+            \CURLOPT_HTTPAUTH => $auth[0] === 'digest' ? \CURLAUTH_DIGEST : \CURLAUTH_NTLM,
+            \CURLOPT_USERNAME => $auth[1],
+            \CURLOPT_PASSWORD => $auth[2],
+        ];
+        if ($auth[0] === 'ntlm') {
+            $curl += [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1, \CURLOPT_PIPEWAIT => false];
+        }
+
+        return $curl;
+    }
+
+    /**
+     * `debug`: curl's verbose log of each transfer, written to the given stream. The watch
+     * (a ReadTimeout without a limit) is there so that these transfers take the pool's
+     * per-transfer path: a kept handle (TransferSpec::$profile) would keep this Client's
+     * stream for the next Client with the same options, and every handle is reset after use.
+     *
+     * @return array<int, mixed>
+     */
+    private static function debug(Options $options): array
+    {
+        $stream = $options->debugStream();
+
+        return $stream === null ? [] : [\CURLOPT_VERBOSE => true, \CURLOPT_STDERR => $stream, \CURLOPT_NOPROGRESS => false, \CURLOPT_XFERINFOFUNCTION => new ReadTimeout(0.0)];
+    }
+
+    /**
      * An https:// proxy is verified as the origins are, with `verify` and `cafile` (libcurl
      * keeps separate CURLOPT_PROXY_* settings for it, defaulting to the system bundle).
      *
@@ -157,6 +226,14 @@ final class CurlOptions
         if ($passphrase !== null) {
             $curl[\CURLOPT_KEYPASSWD] = $passphrase;
         }
+        // DER or PKCS#12 (a P12 holds the key too). The certificate's file already keeps its
+        // connections apart (Curl_ssl_config_matches; CurlPool::partition for the key).
+        $types = [\CURLOPT_SSLCERTTYPE => $options->string('cert_type'), \CURLOPT_SSLKEYTYPE => $options->string('ssl_key_type')];
+        foreach ($types as $option => $type) {
+            if ($type !== null) {
+                $curl[$option] = $type;
+            }
+        }
 
         return $curl;
     }
@@ -169,12 +246,14 @@ final class CurlOptions
             \CURLOPT_CONNECTTIMEOUT_MS => (int) round($options->float('connect_timeout') * 1000),
         ];
         $read = $options->float('read_timeout');
-        if ($read > 0) {
+        $progress = $options->progress();
+        if ($read > 0 || $progress !== null) {
             // Not CURLOPT_LOW_SPEED_TIME: libcurl 7.88 averages the speed over the last 5 s,
             // so a 1 s limit fired 7 s into a stall (measured). The pool gives every transfer
-            // its own watch (ReadTimeout::watch).
+            // its own watch (ReadTimeout::watch), which also calls the `progress` callback:
+            // libcurl has one progress function per transfer.
             $timeouts[\CURLOPT_NOPROGRESS] = false;
-            $timeouts[\CURLOPT_XFERINFOFUNCTION] = new ReadTimeout($read);
+            $timeouts[\CURLOPT_XFERINFOFUNCTION] = new ReadTimeout($read, $progress);
         }
 
         return $timeouts;
@@ -219,9 +298,11 @@ final class CurlOptions
 
     /**
      * "2" on an http:// URL is h2c with prior knowledge (no Upgrade round trip, no added
-     * headers): only for servers that speak cleartext HTTP/2.
+     * headers): only for servers that speak cleartext HTTP/2. "2-upgrade" is what Guzzle's curl
+     * does with version 2.0 there: HTTP/1.1 offering "Upgrade: h2c", staying on 1.1 when the
+     * server ignores the offer (over TLS it is the default: ALPN).
      *
-     * @param '1.0'|'1.1'|'2'|string|null $httpVersion null: HTTP/2 over TLS (ALPN, falling back to 1.1), 1.1 otherwise
+     * @param '1.0'|'1.1'|'2'|'2-upgrade'|string|null $httpVersion null: HTTP/2 over TLS (ALPN, falling back to 1.1), 1.1 otherwise
      *
      * @return array<int, mixed>
      */
@@ -230,6 +311,7 @@ final class CurlOptions
         return match (true) {
             $httpVersion === '1.1' => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1],
             $httpVersion === '1.0' => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_0],
+            $httpVersion === '2-upgrade' && !$https => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2_0, \CURLOPT_PIPEWAIT => true],
             $httpVersion === '2' && !$https => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE, \CURLOPT_PIPEWAIT => true],
             $https => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2TLS, \CURLOPT_PIPEWAIT => true],
             default => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1],
@@ -293,8 +375,10 @@ final class CurlOptions
     /** @return array<int, mixed> */
     private static function emptyBody(RequestInterface $request, bool $safeToResend): array
     {
-        // POST and PUT announce an empty body explicitly; GET and friends send none.
-        $curl = \in_array($request->getMethod(), ['POST', 'PUT', 'PATCH'], true) ? [\CURLOPT_POSTFIELDS => ''] : [];
+        // POST and PUT announce an empty body explicitly (libcurl writes Content-Length: 0);
+        // GET, PATCH and the others send none, as Guzzle's curl does.
+        $method = $request->getMethod();
+        $curl = $method === 'POST' || $method === 'PUT' ? [\CURLOPT_POSTFIELDS => ''] : [];
         // With no body there is nothing that fails to rewind, so libcurl's silent re-send on
         // a dead reused connection cannot be stopped: such a request takes a new connection.
         if (!$safeToResend) {
@@ -320,7 +404,7 @@ final class CurlOptions
         $lines = [];
         foreach ($request->getHeaders() as $name => $values) {
             $role = self::ROLES[strtolower((string) $name)] ?? 0;
-            if ($role === self::FRAMING && !self::keepsFraming((string) $name, $values, $hasBody)) {
+            if ($role === self::FRAMING && !self::keepsFraming((string) $name, $values, $hasBody, $request)) {
                 continue;
             }
             $seen |= $role;
@@ -337,14 +421,16 @@ final class CurlOptions
      * Framing is curl's, from what it really sends: with a body it writes the true length (or
      * chunks, as a request's "Transfer-Encoding: chunked" asks); without one, only the
      * "Content-Length: 0" some callers send is kept, as anything else would make the server
-     * wait for a body that never comes.
+     * wait for a body that never comes. It is kept in the request's place also where the
+     * empty body goes as CURLOPT_POSTFIELDS '' (a bodiless POST or PUT): libcurl then adds
+     * none of its own, and the head is the one Guzzle's curl writes.
      *
      * @param array<string> $values
      */
-    private static function keepsFraming(string $name, array $values, bool $hasBody): bool
+    private static function keepsFraming(string $name, array $values, bool $hasBody, RequestInterface $request): bool
     {
         if (strcasecmp($name, 'Content-Length') === 0) {
-            return !$hasBody && $values === ['0'];
+            return $values === ['0'] && (!$hasBody || $request->getBody()->getSize() === 0);
         }
 
         return $hasBody; // Transfer-Encoding

@@ -45,6 +45,34 @@ final class Options
         'relay_allowed_hosts' => ['hosts', []],
         'relay_fallback_dir' => ['?dir', null],
         'logger' => ['?logger', null],
+        'tls_min' => ['?tls', null],
+        'tls_max' => ['?tls', null],
+        'capath' => ['?cadir', null],
+        'ip_resolve' => ['?ipfamily', null],
+        'cert_type' => ['?certtype', null],
+        'ssl_key_type' => ['?keytype', null],
+        'http_auth' => ['?httpauth', null],
+        'progress' => ['?callable', null],
+        'debug' => ['?stream', null],
+    ];
+
+    /**
+     * Options the relay cannot carry to its upstream transfer (relay_sync), and why: it makes
+     * the request in its own process, with only what X-WarmHttp-Transfer says.
+     */
+    private const NOT_RELAYED = [
+        'cert' => 'it would need the app\'s client certificate and private key',
+        'ssl_key' => 'it would need the app\'s client certificate and private key',
+        'cert_type' => 'it would need the app\'s client certificate and private key',
+        'ssl_key_type' => 'it would need the app\'s client certificate and private key',
+        'proxy' => 'it never connects through a proxy',
+        'capath' => 'the CA directory is a path on the app\'s host, and the relay takes only "cafile" and "verify"',
+        'tls_min' => 'the relay negotiates TLS with its own defaults',
+        'tls_max' => 'the relay negotiates TLS with its own defaults',
+        'ip_resolve' => 'the relay resolves host names itself',
+        'http_auth' => 'the relay would need the credentials and does not answer authentication challenges',
+        'progress' => 'the transfer runs in the relay\'s process, where no callback of the app can be called',
+        'debug' => 'curl\'s log of the transfer is written in the relay\'s process',
     ];
 
     /**
@@ -76,24 +104,27 @@ final class Options
         if (($values['relay_sync'] ?? false) === true) {
             self::checkRelaySync($values);
         }
+        TlsVersions::checkRange($values['tls_min'] ?? null, $values['tls_max'] ?? null);
 
         return new self($values, $given);
     }
 
     /**
-     * What relay_sync cannot carry to the relay: a client certificate (the relay would need
-     * the app's private key) and a proxy (the relay connects directly).
+     * What relay_sync cannot carry to the relay (NOT_RELAYED), refused by name.
      *
      * @param array<string, mixed> $values
      */
     private static function checkRelaySync(array $values): void
     {
-        foreach (['cert', 'ssl_key', 'proxy'] as $name) {
+        if ($values['http_version'] === '2-upgrade') {
+            throw new InvalidOptionException('Options "relay_sync" and "http_version" "2-upgrade" cannot be used together: the relay makes the request and asks for HTTP/1.1 or prior-knowledge HTTP/2 only. Use "1.1" or "2".');
+        }
+        foreach (self::NOT_RELAYED as $name => $why) {
             if ($values[$name] !== null && $values[$name] !== false) {
                 throw new InvalidOptionException(\sprintf(
                     'Options "relay_sync" and "%s" cannot be used together: the relay makes the request, and %s. Use a Client without relay_sync for these requests.',
                     $name,
-                    $name === 'proxy' ? 'it never connects through a proxy' : 'it would need the app\'s client certificate and private key',
+                    $why,
                 ));
             }
         }
@@ -154,6 +185,32 @@ final class Options
     {
         /** @var array{string, ?string}|null */
         return $this->values[$name];
+    }
+
+    /**
+     * `http_auth`: the scheme and the credentials.
+     *
+     * @return array{'digest'|'ntlm', string, string}|null
+     */
+    public function httpAuth(): ?array
+    {
+        /** @var array{'digest'|'ntlm', string, string}|null */
+        return $this->values['http_auth'];
+    }
+
+    /** @return callable(int, int, int, int): mixed|null the `progress` option */
+    public function progress(): ?callable
+    {
+        /** @var (callable(int, int, int, int): mixed)|null */
+        return $this->values['progress'];
+    }
+
+    /** @return resource|null the `debug` option's stream */
+    public function debugStream(): mixed
+    {
+        $value = $this->values['debug'];
+
+        return \is_resource($value) ? $value : null;
     }
 
     /** The `proxy` option: a URL, false for none, null for the environment's. */
@@ -224,7 +281,7 @@ final class Options
             'string' => \is_string($value) && $value !== '' ? $value : throw self::wrong($name, 'a non-empty string', $value),
             'seconds' => self::seconds($name, $value),
             'count' => \is_int($value) && $value > 0 ? $value : throw self::wrong($name, 'a positive int', $value),
-            'version' => \in_array($value, ['1.1', '2'], true) ? $value : throw self::wrong($name, '"1.1" or "2"', $value),
+            'version' => \in_array($value, ['1.1', '2', '2-upgrade'], true) ? $value : throw self::wrong($name, '"1.1", "2" or "2-upgrade"', $value),
             'file' => self::file($name, $value),
             'headers' => self::headerMap($name, $value),
             'decoding' => ContentCodings::check($name, $value),
@@ -232,6 +289,14 @@ final class Options
             'proxy' => ProxyOption::check($name, $value),
             'noproxy' => ProxyOption::checkNoProxy($name, $value),
             'hosts' => self::hostList($name, $value),
+            'tls' => TlsVersions::check($name, $value),
+            'cadir' => self::caDirectory($name, $value),
+            'ipfamily' => $value === 'v4' || $value === 'v6' ? $value : throw self::wrong($name, '"v4" or "v6"', $value),
+            'certtype' => \in_array($value, ['PEM', 'DER', 'P12'], true) ? $value : throw self::wrong($name, '"PEM", "DER" or "P12"', $value),
+            'keytype' => \in_array($value, ['PEM', 'DER'], true) ? $value : throw self::wrong($name, '"PEM" or "DER"', $value),
+            'httpauth' => self::httpAuthOf($name, $value),
+            'callable' => \is_callable($value) ? $value : throw self::wrong($name, 'a callable', $value),
+            'stream' => self::writableStream($name, $value),
             'dir' => \is_string($value) && str_starts_with($value, '/') ? rtrim($value, '/') : throw self::wrong($name, 'an absolute directory path', $value),
             'relay' => \is_string($value) ? RelayAddress::parse($value) : throw self::wrong($name, 'a relay address such as unix:///run/warmhttp/relay.sock', $value),
             'logger' => $value instanceof LoggerInterface ? $value : throw self::wrong($name, 'a PSR-3 Psr\Log\LoggerInterface', $value),
@@ -255,6 +320,47 @@ final class Options
         }
         if (!is_file($value) || !is_readable($value)) {
             throw new InvalidOptionException(\sprintf('Option "%s": the file "%s" does not exist or is not readable.', $name, $value));
+        }
+
+        return $value;
+    }
+
+    private static function caDirectory(string $name, mixed $value): string
+    {
+        if (!\is_string($value) || !str_starts_with($value, '/')) {
+            throw self::wrong($name, 'the absolute path of a directory of CA certificates (hashed names, as openssl rehash makes them)', $value);
+        }
+        if (!is_dir($value) || !is_readable($value)) {
+            throw new InvalidOptionException(\sprintf('Option "%s": the directory "%s" does not exist or is not readable.', $name, $value));
+        }
+
+        return $value;
+    }
+
+    /**
+     * libcurl's challenge-response schemes; Basic is a header the caller sets itself.
+     *
+     * @return array{'digest'|'ntlm', string, string}
+     */
+    private static function httpAuthOf(string $name, mixed $value): array
+    {
+        if (\is_array($value) && array_is_list($value) && \count($value) === 3
+            && ($value[0] === 'digest' || $value[0] === 'ntlm') && \is_string($value[1]) && $value[1] !== '' && \is_string($value[2])) {
+            return [$value[0], $value[1], $value[2]];
+        }
+
+        throw self::wrong($name, '["digest" or "ntlm", user name, password]', $value);
+    }
+
+    /** @return resource */
+    private static function writableStream(string $name, mixed $value): mixed
+    {
+        if (!\is_resource($value) || get_resource_type($value) !== 'stream') {
+            throw self::wrong($name, 'an open stream resource to write curl\'s log to, such as STDERR or fopen(\'php://temp\', \'w+\')', $value);
+        }
+        $mode = stream_get_meta_data($value)['mode'];
+        if (strpbrk($mode, 'waxc+') === false) {
+            throw new InvalidOptionException(\sprintf('Option "%s" must be a writable stream; this one was opened with mode "%s".', $name, $mode));
         }
 
         return $value;

@@ -5,8 +5,11 @@ declare(strict_types=1);
 namespace WarmHttp\Internal;
 
 /**
- * The `read_timeout` option: a transfer fails when no byte moves either way for that long
- * (waiting for the answer's first byte included, as a socket read timeout would).
+ * The transfer's progress watch: the `read_timeout` option (a transfer fails when no byte
+ * moves either way for that long, waiting for the answer's first byte included, as a socket
+ * read timeout would) and the `progress` option's callback. libcurl has one progress function
+ * per transfer, so both live here; a watch with neither a limit nor a callback (`debug`) only
+ * keeps its transfers on the pool's per-transfer path (CurlOptions::debug).
  *
  * libcurl calls the progress function on every chunk and, while a transfer is quiet, about
  * once a second (its 1 s speed-check timer): a stall is noticed between `read_timeout` and
@@ -16,7 +19,17 @@ namespace WarmHttp\Internal;
  */
 final class ReadTimeout
 {
-    public function __construct(public readonly float $seconds) {}
+    /** @var (\Closure(int, int, int, int): mixed)|null */
+    private readonly ?\Closure $progress;
+
+    /**
+     * @param float                                 $seconds  0: no limit
+     * @param (callable(int, int, int, int): mixed)|null $progress Guzzle's shape: (download total, downloaded, upload total, uploaded)
+     */
+    public function __construct(public readonly float $seconds, ?callable $progress = null)
+    {
+        $this->progress = $progress === null ? null : $progress(...);
+    }
 
     /**
      * The client-wide instance sits in the client's curl options; each transfer gets a watch
@@ -30,11 +43,34 @@ final class ReadTimeout
     /** @return \Closure(mixed, int, int, int, int): int CURLOPT_XFERINFOFUNCTION */
     public function watch(Transfer $transfer): \Closure
     {
-        $limitNs = (int) ($this->seconds * 1e9);
+        $progress = $this->progress;
+        if ($this->seconds <= 0) {
+            return $progress === null
+                ? static fn(): int => 0
+                : static function ($ch, int $downTotal, int $down, int $upTotal, int $up) use ($progress): int {
+                    $progress($downTotal, $down, $upTotal, $up);
+
+                    return 0; // what the callback returns is ignored, as Guzzle ignores it
+                };
+        }
+
+        return $this->timed($transfer, (int) ($this->seconds * 1e9), $progress);
+    }
+
+    /**
+     * @param (\Closure(int, int, int, int): mixed)|null $progress
+     *
+     * @return \Closure(mixed, int, int, int, int): int
+     */
+    private function timed(Transfer $transfer, int $limitNs, ?\Closure $progress): \Closure
+    {
         $last = hrtime(true);
         $moved = -1;
 
-        return static function ($ch, int $downTotal, int $down, int $upTotal, int $up) use ($transfer, $limitNs, &$last, &$moved): int {
+        return static function ($ch, int $downTotal, int $down, int $upTotal, int $up) use ($transfer, $limitNs, $progress, &$last, &$moved): int {
+            if ($progress !== null) {
+                $progress($downTotal, $down, $upTotal, $up);
+            }
             $now = hrtime(true);
             // Unread bytes of a streamed body: the reader is behind (and the transfer perhaps
             // paused for it), not the server.

@@ -228,10 +228,8 @@ final class OptionMap
      * what lets many requests share one connection. Pin 1.1 with new Handler(['http_version' => '1.1']).
      *
      * On http://, Guzzle's curl (CURL_HTTP_VERSION_2_0) sends HTTP/1.1 offering `Upgrade: h2c`
-     * and stays on 1.1 when the server ignores it. The Client's "2" is prior-knowledge h2c
-     * there, which an HTTP/1.1 server cannot answer at all, and it has no upgrade mode yet: the
-     * request goes as HTTP/1.1 without the offer, answered as Guzzle's is by every server that
-     * ignores it (nginx among them: its cleartext HTTP/2 is prior knowledge only).
+     * and stays on 1.1 when the server ignores it: the Client's "2-upgrade" does the same (its
+     * "2" is prior-knowledge h2c there, which an HTTP/1.1 server cannot answer at all).
      *
      * @return array<string, string>
      */
@@ -241,7 +239,7 @@ final class OptionMap
             return [];
         }
 
-        return ['http_version' => strtolower($request->getUri()->getScheme()) === 'https' ? '2' : '1.1'];
+        return ['http_version' => strtolower($request->getUri()->getScheme()) === 'https' ? '2' : '2-upgrade'];
     }
 
     /**

@@ -48,31 +48,11 @@ final class GuzzleParityBehaviourTest extends ParityTestCase
         yield 'TRACE' => ['TRACE', []];
     }
 
-    /**
-     * Differences that remain on the wire, outside this bridge (the core Client frames bodies):
-     * each is reported as incomplete while it lasts, and fails once fixed so it leaves this list.
-     * BodyFraming already hands the Client Guzzle's `Content-Length: 0` in Guzzle's place.
-     */
-    private const KNOWN = [
-        'bodiless POST' => 'CurlOptions::headers() drops a request\'s own Content-Length: 0 when it sets CURLOPT_POSTFIELDS \'\' (libcurl then appends its own after the other headers; Guzzle sends it right after Host)',
-        'bodiless PUT' => 'CurlOptions::headers() drops a request\'s own Content-Length: 0 when it sets CURLOPT_POSTFIELDS \'\' (libcurl then appends its own after the other headers; Guzzle sends it right after Host)',
-        'bodiless PATCH' => 'CurlOptions::emptyBody() gives a bodiless PATCH CURLOPT_POSTFIELDS \'\', so libcurl adds Content-Length: 0 (Guzzle and libcurl send none)',
-    ];
-
     /** @param array<string, mixed> $options */
     #[\PHPUnit\Framework\Attributes\DataProvider('wireCases')]
     public function testOnTheWire(string $method, array $options): void
     {
-        $result = self::parity()->request($method, '/wire', $options);
-        $case = (string) $this->dataName();
-        if (!isset(self::KNOWN[$case])) {
-            self::assertParity($result);
-
-            return;
-        }
-        $compared = $result->compared();
-        self::assertNotSame($compared['guzzle'], $compared['warm'], \sprintf('"%s" is identical now: take it out of KNOWN', $case));
-        self::markTestIncomplete(self::KNOWN[$case]);
+        self::assertParity(self::parity()->request($method, '/wire', $options));
     }
 
     /**
@@ -84,17 +64,7 @@ final class GuzzleParityBehaviourTest extends ParityTestCase
         $result = self::parity()->request('GET', '/h2c', ['version' => '2.0'], Answer::status(200, [], 'one-one'));
 
         self::assertSame('one-one', $result->guzzle->seen->facts['body'] ?? null, 'Guzzle\'s curl reaches an HTTP/1.1 server');
-        self::assertParity($result, ['received'], 'what the caller sees');
-        $compared = $result->compared();
-        if ($compared['guzzle'] !== $compared['warm']) {
-            // OptionMap::version() falls back to HTTP/1.1 without the offer: the Client has no
-            // upgrade mode (CURL_HTTP_VERSION_2_0) for it to ask for yet.
-            self::assertSame(['Connection: Upgrade, HTTP2-Settings', 'Upgrade: h2c'], array_values(array_diff(
-                \array_slice($result->guzzle->received[0]->headers, 0, 3),
-                $result->warm->received[0]->headers,
-            )));
-            self::markTestIncomplete('version 2.0 on http:// goes out as HTTP/1.1 without Guzzle\'s Upgrade: h2c offer; needs the Client\'s http_version "2-upgrade" (CURL_HTTP_VERSION_2_0)');
-        }
+        self::assertContains('Upgrade: h2c', $result->warm->received[0]->headers, 'the offer, as Guzzle\'s curl makes it (http_version "2-upgrade")');
         self::assertParity($result);
     }
 

@@ -28,7 +28,8 @@ final class WireRequestTest extends RigTestCase
     public static function shapes(): iterable
     {
         foreach (['POST', 'PUT', 'PATCH'] as $method) {
-            yield "$method without a body" => [$method, null, "Content-Length: 0\r\n"];
+            // A bodiless PATCH announces nothing, as with libcurl and Guzzle's curl (issue 14).
+            yield "$method without a body" => [$method, null, $method === 'PATCH' ? '' : "Content-Length: 0\r\n"];
             yield "$method with a body" => [$method, 'a=1&b=2', "Content-Length: 7\r\n"];
         }
         foreach (['GET', 'HEAD', 'DELETE', 'OPTIONS'] as $method) {

@@ -54,6 +54,17 @@ final class CurlOptionsTest extends TestCase
         yield 'no body: Content-Length 0 kept' => [new Request('GET', 'http://e.com/', ['Content-Length' => '0']), ['Content-Length: 0']];
         yield 'no body: a false length dropped' => [new Request('GET', 'http://e.com/', ['Content-Length' => '5']), []];
         yield 'no body: Transfer-Encoding dropped' => [new Request('GET', 'http://e.com/', ['Transfer-Encoding' => 'chunked']), []];
+        yield 'bodiless POST: its Content-Length 0 kept in place' => [new Request('POST', 'http://e.com/', ['Content-Length' => '0']), ['Content-Length: 0']];
+        yield 'bodiless PUT: its Content-Length 0 kept in place' => [new Request('PUT', 'http://e.com/', ['Content-Length' => '0']), ['Content-Length: 0']];
+    }
+
+    /** Guzzle's curl and libcurl: an empty POST or PUT says Content-Length: 0, a bodiless PATCH says nothing. */
+    public function testOnlyABodilessPostOrPutAnnouncesItsEmptyBody(): void
+    {
+        foreach (['POST' => true, 'PUT' => true, 'PATCH' => false, 'DELETE' => false, 'GET' => false] as $method => $announced) {
+            $curl = CurlOptions::forRequest(new Request($method, 'http://e.com/'), [], null, true);
+            self::assertSame($announced, ($curl[\CURLOPT_POSTFIELDS] ?? null) === '', $method);
+        }
     }
 
     /** @param list<string> $kept */
@@ -79,6 +90,8 @@ final class CurlOptionsTest extends TestCase
         yield 'option 1.1 wins over 2 on https' => ['1.1', '2', 'https', \CURL_HTTP_VERSION_1_1];
         yield 'option 1.1 wins over 1.0' => ['1.1', '1.0', 'http', \CURL_HTTP_VERSION_1_1];
         yield 'option 2 wins over 1.0 on http' => ['2', '1.0', 'http', \CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE];
+        yield 'option 2-upgrade on http: Upgrade: h2c offered' => ['2-upgrade', '1.1', 'http', \CURL_HTTP_VERSION_2_0];
+        yield 'option 2-upgrade on https: ALPN' => ['2-upgrade', '1.1', 'https', \CURL_HTTP_VERSION_2TLS];
     }
 
     #[DataProvider('versions')]
@@ -185,5 +198,49 @@ final class CurlOptionsTest extends TestCase
         self::assertSame(1.5, $curl[\CURLOPT_XFERINFOFUNCTION]->seconds);
 
         self::assertArrayNotHasKey(\CURLOPT_XFERINFOFUNCTION, CurlOptions::forClient(Options::fromArray([])));
+    }
+
+    public function testTheConnectionChoicesMapToTheirCurlOptionsOnlyWhenSet(): void
+    {
+        $curl = CurlOptions::forClient(Options::fromArray(['tls_min' => '1.3', 'capath' => __DIR__, 'ip_resolve' => 'v6', 'cert' => __FILE__, 'cert_type' => 'DER', 'ssl_key' => __FILE__, 'ssl_key_type' => 'DER']));
+        self::assertSame(\CURL_SSLVERSION_TLSv1_3 | \CURL_SSLVERSION_MAX_DEFAULT, $curl[\CURLOPT_SSLVERSION]);
+        self::assertSame(__DIR__, $curl[\CURLOPT_CAPATH]);
+        self::assertSame(\CURL_IPRESOLVE_V6, $curl[\CURLOPT_IPRESOLVE]);
+        self::assertSame(['DER', 'DER'], [$curl[\CURLOPT_SSLCERTTYPE], $curl[\CURLOPT_SSLKEYTYPE]]);
+        self::assertSame(\CURL_SSLVERSION_DEFAULT | \CURL_SSLVERSION_MAX_TLSv1_2, CurlOptions::forClient(Options::fromArray(['tls_max' => '1.2']))[\CURLOPT_SSLVERSION]);
+        self::assertSame(\CURL_IPRESOLVE_V4, CurlOptions::forClient(Options::fromArray(['ip_resolve' => 'v4']))[\CURLOPT_IPRESOLVE]);
+        self::assertSame(__DIR__, CurlOptions::forClient(Options::fromArray(['capath' => __DIR__, 'proxy' => 'https://proxy.internal:3128']))[\CURLOPT_PROXY_CAPATH]);
+
+        $none = CurlOptions::forClient(Options::fromArray([]));
+        foreach ([\CURLOPT_SSLVERSION, \CURLOPT_CAPATH, \CURLOPT_PROXY_CAPATH, \CURLOPT_IPRESOLVE, \CURLOPT_SSLCERTTYPE, \CURLOPT_SSLKEYTYPE, \CURLOPT_HTTPAUTH, \CURLOPT_VERBOSE, \CURLOPT_STDERR, \CURLOPT_XFERINFOFUNCTION] as $option) {
+            self::assertArrayNotHasKey($option, $none);
+        }
+    }
+
+    public function testDigestAnswersTheChallengeAndNtlmKeepsItsConnectionOnHttp11(): void
+    {
+        $digest = CurlOptions::forClient(Options::fromArray(['http_auth' => ['digest', 'me', 'pw']]));
+        self::assertSame([\CURLAUTH_DIGEST, 'me', 'pw'], [$digest[\CURLOPT_HTTPAUTH], $digest[\CURLOPT_USERNAME], $digest[\CURLOPT_PASSWORD]]);
+        self::assertArrayNotHasKey(\CURLOPT_HTTP_VERSION, $digest);
+
+        $ntlm = CurlOptions::forClient(Options::fromArray(['http_auth' => ['ntlm', 'me', 'pw']]));
+        self::assertSame(\CURLAUTH_NTLM, $ntlm[\CURLOPT_HTTPAUTH]);
+        $request = CurlOptions::forRequest(new Request('GET', 'https://e.com/'), $ntlm, null, true);
+        self::assertSame(\CURL_HTTP_VERSION_1_1, $request[\CURLOPT_HTTP_VERSION], 'the client\'s 1.1 wins over ALPN');
+    }
+
+    public function testProgressAndDebugTakeTheWatchedPath(): void
+    {
+        $calls = [];
+        $curl = CurlOptions::forClient(Options::fromArray(['progress' => static function (int ...$numbers) use (&$calls): void {
+            $calls[] = $numbers;
+        }]));
+        self::assertFalse($curl[\CURLOPT_NOPROGRESS]);
+        self::assertInstanceOf(ReadTimeout::class, $curl[\CURLOPT_XFERINFOFUNCTION]);
+        self::assertSame(0.0, $curl[\CURLOPT_XFERINFOFUNCTION]->seconds);
+
+        $debug = CurlOptions::forClient(Options::fromArray(['debug' => \STDERR]));
+        self::assertSame([true, \STDERR, false], [$debug[\CURLOPT_VERBOSE], $debug[\CURLOPT_STDERR], $debug[\CURLOPT_NOPROGRESS]]);
+        self::assertInstanceOf(ReadTimeout::class, $debug[\CURLOPT_XFERINFOFUNCTION]);
     }
 }

@@ -51,7 +51,8 @@ final class OptionsTest extends TestCase
             ['verify', 'cafile', 'timeout', 'connect_timeout', 'read_timeout', 'http_version', 'max_host_connections', 'max_total_connections', 'follow_redirects',
                 'max_redirects', 'max_response_bytes', 'max_idle_seconds', 'stream', 'decode_content', 'cert', 'ssl_key', 'proxy', 'no_proxy',
                 'headers', 'relay', 'relay_token', 'relay_sync', 'relay_sync_guard',
-                'relay_allow_private_networks', 'relay_allowed_hosts', 'relay_fallback_dir', 'logger'],
+                'relay_allow_private_networks', 'relay_allowed_hosts', 'relay_fallback_dir', 'logger',
+                'tls_min', 'tls_max', 'capath', 'ip_resolve', 'cert_type', 'ssl_key_type', 'http_auth', 'progress', 'debug'],
             Options::names(),
         );
     }
@@ -137,6 +138,35 @@ final class OptionsTest extends TestCase
         }
     }
 
+    public function testTheClientOptionsOfIssue14KeepTheirValues(): void
+    {
+        $progress = static function (): void {};
+        $options = Options::fromArray([
+            'tls_min' => '1.2', 'tls_max' => '1.3', 'capath' => __DIR__, 'ip_resolve' => 'v6', 'cert_type' => 'P12', 'ssl_key_type' => 'DER',
+            'http_auth' => ['ntlm', 'me', ''], 'progress' => $progress, 'debug' => \STDERR, 'http_version' => '2-upgrade',
+        ]);
+
+        self::assertSame(['1.2', '1.3', __DIR__, 'v6', 'P12', 'DER', '2-upgrade'], array_map($options->string(...), ['tls_min', 'tls_max', 'capath', 'ip_resolve', 'cert_type', 'ssl_key_type', 'http_version']));
+        self::assertSame(['ntlm', 'me', ''], $options->httpAuth());
+        self::assertSame($progress, $options->progress());
+        self::assertSame(\STDERR, $options->debugStream());
+        self::assertNull(Options::fromArray([])->debugStream());
+    }
+
+    public function testAFloorAboveTheCeilingIsRefused(): void
+    {
+        $this->expectExceptionMessage('Option "tls_min" ("1.3") is above "tls_max" ("1.2"): no TLS version is left to negotiate.');
+        Options::fromArray(['tls_min' => '1.3', 'tls_max' => '1.2']);
+    }
+
+    public function testADebugStreamOpenedForReadingOnlyIsRefused(): void
+    {
+        $read = fopen(__FILE__, 'r');
+        self::assertIsResource($read);
+        $this->expectExceptionMessage('Option "debug" must be a writable stream; this one was opened with mode "r".');
+        Options::fromArray(['debug' => $read]);
+    }
+
     /** @return iterable<string, array{string, mixed, string}> */
     public static function wrongValues(): iterable
     {
@@ -148,8 +178,8 @@ final class OptionsTest extends TestCase
         yield 'negative timeout' => ['timeout', -1, 'Option "timeout" must be a number of seconds >= 0 (0 means no limit), got int -1'];
         yield 'timeout as a string' => ['timeout', '5', 'Option "timeout" must be a number of seconds >= 0'];
         yield 'connect_timeout null' => ['connect_timeout', null, 'Option "connect_timeout" must be a number of seconds >= 0'];
-        yield 'http_version 3' => ['http_version', '3', 'Option "http_version" must be "1.1" or "2", got string \'3\''];
-        yield 'http_version as an int' => ['http_version', 2, 'Option "http_version" must be "1.1" or "2", got int 2'];
+        yield 'http_version 3' => ['http_version', '3', 'Option "http_version" must be "1.1", "2" or "2-upgrade", got string \'3\''];
+        yield 'http_version as an int' => ['http_version', 2, 'Option "http_version" must be "1.1", "2" or "2-upgrade", got int 2'];
         yield 'max_redirects zero' => ['max_redirects', 0, 'Option "max_redirects" must be a positive int, got int 0'];
         yield 'max_redirects null' => ['max_redirects', null, 'Option "max_redirects" must be a positive int, got null'];
         yield 'max_host_connections negative' => ['max_host_connections', -4, 'Option "max_host_connections" must be a positive int'];
@@ -182,6 +212,20 @@ final class OptionsTest extends TestCase
         yield 'proxy password not shown' => ['proxy', 'ftp://me:secret@proxy:21', '"ftp://me:***@proxy:21" is not one'];
         yield 'no_proxy as a string' => ['no_proxy', 'localhost,.internal', 'Option "no_proxy" must be a list of hosts such as ["localhost", ".internal", "10.0.0.0/8"], got string'];
         yield 'no_proxy with a comma' => ['no_proxy', ['a,b'], 'Option "no_proxy" must be a list of hosts such as ["localhost", ".internal", "10.0.0.0/8"]; "a,b" is not a host.'];
+        yield 'tls_min 1.4' => ['tls_min', '1.4', 'Option "tls_min" must be "1.0", "1.1", "1.2" or "1.3", got string \'1.4\''];
+        yield 'tls_max as a float' => ['tls_max', 1.2, 'Option "tls_max" must be "1.0", "1.1", "1.2" or "1.3", got float 1.2'];
+        yield 'capath relative' => ['capath', 'certs', 'Option "capath" must be the absolute path of a directory of CA certificates'];
+        yield 'capath missing' => ['capath', '/nonexistent/certs', 'Option "capath": the directory "/nonexistent/certs" does not exist or is not readable.'];
+        yield 'capath a file' => ['capath', __FILE__, 'Option "capath": the directory "' . __FILE__ . '" does not exist'];
+        yield 'ip_resolve v5' => ['ip_resolve', 'v5', 'Option "ip_resolve" must be "v4" or "v6", got string \'v5\''];
+        yield 'cert_type lower case' => ['cert_type', 'der', 'Option "cert_type" must be "PEM", "DER" or "P12", got string \'der\''];
+        yield 'ssl_key_type P12' => ['ssl_key_type', 'P12', 'Option "ssl_key_type" must be "PEM" or "DER", got string \'P12\''];
+        yield 'http_auth basic' => ['http_auth', ['basic', 'u', 'p'], 'Option "http_auth" must be ["digest" or "ntlm", user name, password], got array array'];
+        yield 'http_auth without a password' => ['http_auth', ['digest', 'u'], 'Option "http_auth" must be ["digest" or "ntlm", user name, password]'];
+        yield 'http_auth as a string' => ['http_auth', 'u:p', 'Option "http_auth" must be ["digest" or "ntlm", user name, password], got string'];
+        yield 'progress not callable' => ['progress', 'no_such_function', 'Option "progress" must be a callable, got string \'no_such_function\''];
+        yield 'debug true' => ['debug', true, 'Option "debug" must be an open stream resource to write curl\'s log to'];
+        yield 'debug a path' => ['debug', '/tmp/curl.log', 'Option "debug" must be an open stream resource'];
         yield 'cafile a directory' => ['cafile', __DIR__, 'Option "cafile": the file "' . __DIR__ . '" does not exist or is not readable.'];
     }
 
@@ -191,6 +235,16 @@ final class OptionsTest extends TestCase
         yield 'proxy' => [['proxy' => 'http://proxy.internal:3128'], 'Options "relay_sync" and "proxy" cannot be used together: the relay makes the request, and it never connects through a proxy.'];
         yield 'cert' => [['cert' => __FILE__], 'Options "relay_sync" and "cert" cannot be used together: the relay makes the request, and it would need the app\'s client certificate and private key.'];
         yield 'ssl_key' => [['ssl_key' => [__FILE__, 'secret']], 'Options "relay_sync" and "ssl_key" cannot be used together'];
+        yield 'cert_type' => [['cert_type' => 'DER'], 'Options "relay_sync" and "cert_type" cannot be used together'];
+        yield 'ssl_key_type' => [['ssl_key_type' => 'DER'], 'Options "relay_sync" and "ssl_key_type" cannot be used together'];
+        yield 'capath' => [['capath' => __DIR__], 'Options "relay_sync" and "capath" cannot be used together: the relay makes the request, and the CA directory is a path on the app\'s host'];
+        yield 'tls_min' => [['tls_min' => '1.3'], 'Options "relay_sync" and "tls_min" cannot be used together: the relay makes the request, and the relay negotiates TLS with its own defaults.'];
+        yield 'tls_max' => [['tls_max' => '1.2'], 'Options "relay_sync" and "tls_max" cannot be used together'];
+        yield 'ip_resolve' => [['ip_resolve' => 'v4'], 'Options "relay_sync" and "ip_resolve" cannot be used together: the relay makes the request, and the relay resolves host names itself.'];
+        yield 'http_auth' => [['http_auth' => ['digest', 'u', 'p']], 'Options "relay_sync" and "http_auth" cannot be used together'];
+        yield 'progress' => [['progress' => static function (): void {}], 'Options "relay_sync" and "progress" cannot be used together: the relay makes the request, and the transfer runs in the relay\'s process'];
+        yield 'debug' => [['debug' => \STDERR], 'Options "relay_sync" and "debug" cannot be used together'];
+        yield 'http_version 2-upgrade' => [['http_version' => '2-upgrade'], 'Options "relay_sync" and "http_version" "2-upgrade" cannot be used together'];
     }
 
     /** @param array<string, mixed> $options */

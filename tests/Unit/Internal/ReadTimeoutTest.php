@@ -33,6 +33,31 @@ final class ReadTimeoutTest extends TestCase
         self::assertTrue($transfer->hasReadTimedOut());
     }
 
+    public function testTheProgressCallbackSeesEveryCallInGuzzlesOrderAndNoLimitNeverStops(): void
+    {
+        $calls = [];
+        $progress = static function (int ...$numbers) use (&$calls): string {
+            $calls[] = $numbers;
+
+            return 'ignored';
+        };
+        $watch = (new ReadTimeout(0.0, $progress))->watch(self::transfer(ResponseSink::Buffered));
+        self::assertSame(0, $watch(null, 100, 10, 50, 5));
+        usleep(20_000);
+        self::assertSame(0, $watch(null, 100, 10, 50, 5), 'no limit: silence never stops it');
+        self::assertSame([[100, 10, 50, 5], [100, 10, 50, 5]], $calls);
+
+        $calls = [];
+        $timed = (new ReadTimeout(0.01, $progress))->watch($transfer = self::transfer(ResponseSink::Buffered));
+        $timed(null, 0, 0, 0, 0);
+        usleep(30_000);
+        self::assertSame(1, $timed(null, 0, 0, 0, 0));
+        self::assertTrue($transfer->hasReadTimedOut());
+        self::assertCount(2, $calls, 'called on the stopping call too');
+
+        self::assertSame(0, (new ReadTimeout(0.0))->watch(self::transfer(ResponseSink::Buffered))(null, 0, 0, 0, 0));
+    }
+
     public function testUnreadBytesOfAStreamedBodyAreTheReadersDelayNotTheServers(): void
     {
         $transfer = self::transfer(ResponseSink::Streamed);

@@ -46,7 +46,7 @@ final class OptionMapTest extends TestCase
         self::assertSame(['http_version' => '2'], OptionMap::toWarmHttp(new Request('GET', 'https://example.com/', [], null, '2.0'), []));
         // Guzzle's curl offers Upgrade: h2c and stays on 1.1 with a server that ignores it;
         // the Client's "2" there is prior knowledge, which an HTTP/1.1 server cannot answer.
-        self::assertSame(['http_version' => '1.1'], OptionMap::toWarmHttp(new Request('GET', 'http://example.com/', [], null, '2.0'), []));
+        self::assertSame(['http_version' => '2-upgrade'], OptionMap::toWarmHttp(new Request('GET', 'http://example.com/', [], null, '2.0'), []));
         self::assertSame([], OptionMap::toWarmHttp(new Request('GET', 'http://example.com/', [], null, '1.0'), []), 'the request\'s own 1.0 reaches the Client');
     }
 
