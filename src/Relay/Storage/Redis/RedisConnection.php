@@ -100,15 +100,42 @@ final class RedisConnection
         $pipe->rawCommand('MULTI');
         $commands($pipe);
         $pipe->rawCommand('EXEC');
-        $replies = $pipe->exec();
-        if (!\is_array($replies) || !\is_array(end($replies))) {
-            self::check($redis);
+        try {
+            $replies = $pipe->exec();
+            $error = !\is_array($replies) || !\is_array(end($replies)) ? ((string) $redis->getLastError() ?: 'the transaction was aborted') : null;
+        } catch (\RedisException $e) {
+            [$replies, $error] = [[], $e->getMessage()];
+        }
+        if ($error !== null) {
+            $redis->clearLastError();
 
-            throw new \RedisException('the transaction was aborted');
+            throw new \RedisException($error . self::whyAborted($redis, $error));
         }
         $multi = array_search(true, $replies, true); // MULTI's +OK: what came before it was $before's
 
         return \array_slice(array_values($replies), 0, \is_int($multi) ? $multi : 0);
+    }
+
+    /**
+     * EXECABORT names no cause, and phpredis keeps only the last error of a pipeline: a Redis
+     * at maxmemory refusing writes (OOM) is the cause an operator must be told, so it is asked.
+     */
+    private static function whyAborted(\Redis $redis, string $error): string
+    {
+        if (!str_contains($error, 'EXECABORT')) {
+            return '';
+        }
+        try {
+            $memory = $redis->info('memory');
+        } catch (\RedisException) {
+            return '';
+        }
+        $used = \is_array($memory) ? self::int($memory['used_memory'] ?? 0) : 0;
+        $max = \is_array($memory) ? self::int($memory['maxmemory'] ?? 0) : 0;
+
+        return $max > 0 && $used >= $max * 0.9
+            ? \sprintf(' Redis is at its maxmemory (%d of %d bytes used) and refuses writes (OOM): raise maxmemory or free memory; the requests wait in this relay\'s journal meanwhile.', $used, $max)
+            : '';
     }
 
     /** A reply that should be a number (phpredis gives strings from hashes and Lua). */

@@ -78,6 +78,29 @@ final class RelayFleetOperatorTest extends TestCase
         self::assertStringContainsString('The spool works again', $log);
     }
 
+    public function testARedisAtMaxmemoryRefusingWritesLeavesTheRequestsInTheJournalAndSaysSo(): void
+    {
+        $redis = RedisServer::start(['--maxmemory', '3mb', '--maxmemory-policy', 'noeviction']);
+        $origin = FleetOrigin::start(503); // nothing leaves Redis while it fills
+        $relay = FleetRelay::start($redis->url(), ['--allow-private-networks', '--retry-base=0.2', '--retry-cap=0.4']);
+        $caller = new FleetCaller();
+        foreach (range(0, 59) as $i) {
+            self::assertTrue($caller->dispatch($relay->address(), $origin->url($i), str_repeat('x', 65536)), 'acknowledged into the journal');
+        }
+        $deadline = microtime(true) + 10.0;
+        while (!str_contains($relay->log(), 'refuses writes (OOM)') && microtime(true) < $deadline) {
+            usleep(100_000);
+        }
+        self::assertStringContainsString('The spool failed; nothing acknowledged is lost', $relay->log());
+        self::assertStringContainsString('Redis is at its maxmemory', $relay->log());
+        self::assertGreaterThan(0.0, $relay->metrics()['forwarder_lag_bytes'] ?? 0.0, 'what waits in the journal');
+
+        $redis->client()->config('SET', 'maxmemory', '0');
+        $origin->answer(200);
+        self::assertSame([], $origin->awaitDelivered(range(0, 59), 15.0), $relay->log());
+        self::assertStringNotContainsString('The delivery worker exited', $relay->log());
+    }
+
     private static function url(RedisServer $redis, string $password): string
     {
         return \sprintf('redis://:%s@127.0.0.1:%d/0', $password, $redis->port);
