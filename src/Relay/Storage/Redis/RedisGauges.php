@@ -15,6 +15,19 @@ final readonly class RedisGauges
 {
     public const REPORT_TTL_SECONDS = 10.0;
 
+    /**
+     * KEYS: relays. ARGV: relay id, its report (JSON). The report is stamped with Redis TIME,
+     * and read against it: stamped with each host's own clock, a relay on a host 10 s behind
+     * the one running relay:status was left out of the fleet (fleet_relays, in flight).
+     */
+    private const REPORT = <<<'LUA'
+        local t = redis.call('TIME')
+        local report = cjson.decode(ARGV[2])
+        report['at'] = tonumber(t[1]) + tonumber(t[2]) / 1000000
+        redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(report))
+        return 1
+        LUA;
+
     public function __construct(private RedisKeys $keys) {}
 
     /**
@@ -24,9 +37,9 @@ final readonly class RedisGauges
      */
     public function read(RedisConnection $connection, string $relayId, int $inFlight, int $lagBytes): array
     {
-        $report = json_encode(['in_flight' => $inFlight, 'forwarder_lag_bytes' => $lagBytes, 'at' => microtime(true)]);
+        $report = json_encode(['in_flight' => $inFlight, 'forwarder_lag_bytes' => $lagBytes]);
         [$counts, $relays] = $connection->run(function (\Redis $redis) use ($relayId, $report): array {
-            $redis->hSet($this->keys->relays, $relayId, (string) $report);
+            RedisConnection::script($redis, self::REPORT, [$this->keys->relays], [$relayId, (string) $report]);
 
             return [$this->counts($redis), $this->relays($redis)];
         });
@@ -79,10 +92,15 @@ final readonly class RedisGauges
     public function relays(\Redis $redis): array
     {
         $relays = [];
-        $all = $redis->hGetAll($this->keys->relays);
+        $pipe = $redis->multi(\Redis::PIPELINE);
+        $pipe->hGetAll($this->keys->relays);
+        $pipe->time();
+        [$all, $time] = $pipe->exec() + [[], [0, 0]];
+        RedisConnection::check($redis);
+        $now = \is_array($time) ? RedisConnection::int($time[0] ?? 0) + RedisConnection::int($time[1] ?? 0) / 1e6 : 0.0;
         foreach (\is_array($all) ? $all : [] as $id => $json) {
-            $report = json_decode((string) $json, true);
-            $ago = \is_array($report) && is_numeric($report['at'] ?? null) ? microtime(true) - (float) $report['at'] : \INF;
+            $report = json_decode(RedisConnection::text($json), true);
+            $ago = \is_array($report) && is_numeric($report['at'] ?? null) ? $now - (float) $report['at'] : \INF;
             if ($ago <= self::REPORT_TTL_SECONDS && \is_array($report)) {
                 $relays[(string) $id] = ['in_flight' => RedisConnection::int($report['in_flight'] ?? 0), 'forwarder_lag_bytes' => RedisConnection::int($report['forwarder_lag_bytes'] ?? 0), 'seen_seconds_ago' => round(max(0.0, $ago), 3)];
             }

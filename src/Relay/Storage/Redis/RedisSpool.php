@@ -76,15 +76,15 @@ final class RedisSpool implements SpoolStore
 
     public function commit(array $entries, ?Outcomes $outcomes = null, ?JournalPosition $taken = null, ?float $clock = null): array
     {
-        $this->connection->run(function (\Redis $redis) use ($entries, $outcomes, $taken): void {
+        $this->connection->run(function (\Redis $redis) use ($entries, $outcomes, $taken, $clock): void {
             $this->claimOwn($redis);
             $first = $entries === [] ? 0 : RedisConnection::int(RedisConnection::script($redis, RedisScripts::NEXT_IDS, [$this->keys->seq], [\count($entries)])) - \count($entries) + 1;
-            $stored = RedisConnection::transaction($redis, function (\Redis $tx) use ($entries, $outcomes, $taken, $first): void {
+            $stored = RedisConnection::transaction($redis, function (\Redis $tx) use ($entries, $outcomes, $taken, $first, $clock): void {
                 foreach ($entries as $i => $entry) {
                     $this->forward($tx, $first + $i, $entry);
                 }
                 if ($outcomes !== null && !$outcomes->isEmpty()) {
-                    $this->record($tx, $outcomes);
+                    $this->record($tx, $outcomes, $clock ?? microtime(true));
                 }
                 foreach ($this->leasesToRelease() as $origin => $members) {
                     $tx->zRem($this->keys->lease($origin), ...$members);
@@ -290,7 +290,8 @@ final class RedisSpool implements SpoolStore
         $tx->xAdd($this->keys->stream, '*', ['id' => (string) $id]);
     }
 
-    private function record(\Redis $tx, Outcomes $outcomes): void
+    /** @param float $now the worker's clock (SpoolClock: from Redis TIME), the dead letters' failed_at */
+    private function record(\Redis $tx, Outcomes $outcomes, float $now): void
     {
         foreach ($outcomes->delivered as $id) {
             $tx->del($this->keys->request($id));
@@ -300,7 +301,7 @@ final class RedisSpool implements SpoolStore
             $tx->zAdd($this->keys->due, $at, (string) $id);
         }
         foreach ($outcomes->dead as $id => [$attempts, $error]) {
-            $tx->hMSet($this->keys->request($id), ['a' => $attempts, 'e' => $error, 'f' => microtime(true)]);
+            $tx->hMSet($this->keys->request($id), ['a' => $attempts, 'e' => $error, 'f' => $now]);
             $tx->zAdd($this->keys->dead, $id, (string) $id);
         }
         $done = array_values(array_intersect_key($this->entries, array_flip([...$outcomes->delivered, ...array_keys($outcomes->retries), ...array_keys($outcomes->dead)])));

@@ -150,6 +150,24 @@ final class RedisSpoolTest extends TestCase
         self::assertGreaterThan(max([0, ...self::ids($held)]), min([\PHP_INT_MAX, ...self::ids($taken)]));
     }
 
+    public function testRelaysReportOnRedisTimeNotTheirHostsClock(): void
+    {
+        $this->spool('a')->gauges(3, 0);
+        $admin = $this->redis->client();
+        $time = $admin->time();
+        \assert(\is_array($time));
+        $seconds = (float) $time[0];
+        $report = json_decode((string) $admin->hGet('warmhttp:relay:relays', 'a'), true);
+        \assert(\is_array($report) && is_numeric($report['at'] ?? null));
+        self::assertEqualsWithDelta($seconds, (float) $report['at'], 1.5, 'stamped by Redis');
+        $admin->hSet('warmhttp:relay:relays', 'gone', (string) json_encode(['in_flight' => 5, 'forwarder_lag_bytes' => 0, 'at' => $seconds - 30.0]));
+
+        $relays = RedisSpoolReader::open(RedisAddress::parse($this->redis->url()))->relays();
+
+        self::assertSame(['a'], array_keys($relays), 'one not heard from for 30 s of Redis time is left out');
+        self::assertSame(3, $relays['a']['in_flight']);
+    }
+
     public function testEntriesOfAWorkerThatStoppedTalkingAreClaimedAfterTheTimeoutOnlyThen(): void
     {
         [$dead, $alive] = [$this->spool('a', claimAfter: 0.4), $this->spool('b', claimAfter: 0.4)];
