@@ -112,6 +112,10 @@ final class RelayConnection
 
             throw new RelayUnreachable(\sprintf('cannot connect to the relay at %s: %s', $this->address->streamAddress(), $reason), $reason);
         }
+        // Unbuffered: fread() then reads what the caller asks for (64 KiB) straight from the
+        // socket, not 8 KiB chunks through PHP's buffer: a 1 MiB answer took 450 µs of CPU
+        // instead of 640 (bench: /tmp/h3/big.php, 30 calls, p50).
+        stream_set_read_buffer($stream, 0);
 
         return $stream;
     }
