@@ -66,16 +66,16 @@ final class StreamedAnswer
 
             return;
         }
-        $headers = $answerHead->lines;
+        $block = $answerHead->block;
         if ($outcome->getProtocolVersion() !== '1.1') {
             // The caller's hop is HTTP/1.1 whatever the destination spoke: the Client reports
             // the destination's version, as a direct call does (SyncExchange).
-            $headers[] = [self::VERSION, $outcome->getProtocolVersion()];
+            $block .= self::VERSION . ': ' . $outcome->getProtocolVersion() . "\r\n";
         }
         // No reason (HTTP/2 has none) stays none: a blank one, which the Client reads as ''
         // (WireResponse would write the standard phrase for an empty one).
         $reason = $outcome->getReasonPhrase();
-        $head = WireResponse::head($outcome->getStatusCode(), $headers, $reason === '' ? ' ' : $reason, $this->framing->headers());
+        $head = WireResponse::headWith($outcome->getStatusCode(), $block, $reason === '' ? ' ' : $reason, $this->framing->headers());
         // The common case, a body that arrived with its head: one write, no chunk framing.
         $this->connection->send($this->framing->isWhole() ? $head . $this->body->take(\PHP_INT_MAX) : $head);
         $this->pump();

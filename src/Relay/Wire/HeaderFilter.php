@@ -58,17 +58,34 @@ final class HeaderFilter
      */
     public static function forCaller(array $headers): array
     {
-        return AnswerHead::fromHeaders($headers)->lines;
+        return HeaderFilter::answer(self::pairs($headers))[0];
     }
 
     /**
-     * An answer's field lines for the caller, in one pass: the relay frames the body itself,
-     * and the destination's framing, connection and X-WarmHttp-* headers never reach the
-     * caller. The head was checked line by line (ResponseParser); a line that would still
-     * break the caller's framing (CR, LF or NUL, or a name that is no token) is dropped, not
-     * written. The same pass collects the framing lines for BodyFraming.
+     * @param array<array-key, array<array-key, string>> $headers
      *
-     * @param list<array{string, string}> $fields
+     * @return list<array{string, string}>
+     */
+    private static function pairs(array $headers): array
+    {
+        $pairs = [];
+        foreach ($headers as $name => $values) {
+            foreach ($values as $value) {
+                $pairs[] = [(string) $name, $value];
+            }
+        }
+
+        return $pairs;
+    }
+
+    /**
+     * An answer's field lines for the caller: the relay frames the body itself, and the
+     * destination's framing, connection and X-WarmHttp-* headers never reach the caller. A
+     * line that would still break the caller's framing (CR, LF or NUL, or a name that is no
+     * token) is dropped, not written. The same pass collects the framing lines for
+     * BodyFraming. AnswerHead::fromRaw() applies the same rules to a checked head by regex.
+     *
+     * @param list<array{string, string}> $fields name, value
      *
      * @return array{list<array{string, string}>, list<string>, bool} the lines kept, the Content-Length values, whether a Transfer-Encoding came
      */
@@ -76,21 +93,43 @@ final class HeaderFilter
     {
         $kept = $lengths = $named = [];
         $transferEncoding = false;
-        foreach ($fields as $field) {
-            $lower = strtolower($field[0]);
-            if ($lower === 'content-length') {
-                $lengths[] = $field[1];
-            } elseif ($lower === 'transfer-encoding') {
-                $transferEncoding = true;
-            } elseif ($lower === 'connection') {
-                $named += self::connectionTokens($field[1]);
-            } elseif ($lower !== '' && !isset(self::HOP_BY_HOP[$lower]) && strncmp($lower, 'proxy-', 6) !== 0 && strncmp($lower, 'x-warmhttp-', 11) !== 0
-                && strpbrk($lower, self::NOT_IN_NAME) === false && strpbrk($field[1], "\r\n\0") === false) {
-                $kept[] = $field;
+        foreach ($fields as [$name, $value]) {
+            $lower = strtolower($name);
+            $value = trim($value, " \t");
+            if ($lower === '' || strpbrk($lower, self::NOT_IN_NAME) !== false || strpbrk($value, "\r\n\0") !== false) {
+                continue;
+            }
+            if (isset(self::HOP_BY_HOP[$lower])) {
+                match ($lower) {
+                    'content-length' => $lengths[] = $value,
+                    'transfer-encoding' => $transferEncoding = true,
+                    'connection' => $named += self::namedByConnection($value),
+                    default => null,
+                };
+            } elseif (strncmp($lower, 'proxy-', 6) !== 0 && strncmp($lower, 'x-warmhttp-', 11) !== 0) {
+                $kept[] = [$name, $value];
             }
         }
 
         return [$named === [] ? $kept : self::withoutNamed($kept, $named), $lengths, $transferEncoding];
+    }
+
+    /**
+     * The lines a Connection header's value makes hop-by-hop besides those always dropped
+     * ("Connection: keep-alive" and "close", on most answers, name nothing more).
+     *
+     * @return array<string, true> lower-case names
+     */
+    public static function namedByConnection(string $value): array
+    {
+        $named = [];
+        foreach (self::connectionTokens($value) as $token => $true) {
+            if ($token !== '' && $token !== 'close' && !isset(self::HOP_BY_HOP[$token])) {
+                $named[$token] = true;
+            }
+        }
+
+        return $named;
     }
 
     /**

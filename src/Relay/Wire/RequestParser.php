@@ -174,9 +174,10 @@ final class RequestParser
         }
         $headers = $index = $lengths = $encodings = [];
         foreach (explode("\r\n", $block) as $line) {
-            $colon = (int) strpos($line, ':');
-            $name = substr($line, 0, $colon);
-            $value = trim(substr($line, $colon + 1), " \t");
+            // FIELDS matched: every line has its colon.
+            $field = explode(':', $line, 2);
+            $name = $field[0];
+            $value = trim($field[1] ?? '', " \t");
             $headers[] = [$name, $value];
             $lower = strtolower($name);
             $index[$lower] ??= $value;

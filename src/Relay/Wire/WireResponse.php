@@ -34,14 +34,26 @@ final class WireResponse
      */
     public static function head(int $status, array $headers, string $reason, array $framing): string
     {
+        $block = '';
+        foreach ($headers as [$name, $value]) {
+            $block .= $name . ': ' . $value . "\r\n";
+        }
+
+        return self::headWith($status, $block, $reason, $framing);
+    }
+
+    /**
+     * head() with the header lines written out already ("Name: value\r\n" each, AnswerHead).
+     *
+     * @param list<array{string, string}> $framing how the body is delimited, written last
+     */
+    public static function headWith(int $status, string $block, string $reason, array $framing): string
+    {
         // A reason that could end the status line is never written (ResponseParser refuses it
         // upstream already): the standard one stands in.
         $usable = $reason !== '' && strpbrk($reason, "\r\n\0") === false;
-        // Concatenated, not sprintf'd, and no [...$headers, ...$framing] copy: one per sync answer.
-        $head = 'HTTP/1.1 ' . $status . ' ' . ($usable ? $reason : (self::REASONS[$status] ?? 'Status')) . "\r\n";
-        foreach ($headers as [$name, $value]) {
-            $head .= $name . ': ' . $value . "\r\n";
-        }
+        // Concatenated, not sprintf'd: one per sync answer.
+        $head = 'HTTP/1.1 ' . $status . ' ' . ($usable ? $reason : (self::REASONS[$status] ?? 'Status')) . "\r\n" . $block;
         foreach ($framing as [$name, $value]) {
             $head .= $name . ': ' . $value . "\r\n";
         }
