@@ -22,6 +22,7 @@ use WarmHttp\Relay\Storage\SpoolUnavailable;
 use WarmHttp\Relay\Worker\Deliverer;
 use WarmHttp\Relay\Worker\DeliveryProcess;
 use WarmHttp\Relay\Worker\FleetAssembly;
+use WarmHttp\Relay\Worker\JournalHandover;
 use WarmHttp\Relay\Worker\JournalReader;
 use WarmHttp\Relay\Worker\SpoolClock;
 
@@ -67,6 +68,7 @@ final class Assembly
             return FleetAssembly::worker($config, $config->redis, $logger, $frontPid, $lock);
         }
         $spool = Spool::open($config->spoolPath, $config->fsync);
+        JournalHandover::intoSqlite($spool, $config->spoolPath, $logger);
         $clock = SpoolClock::start($spool->lastClock(), SpoolClock::wall());
         $metrics = new Metrics();
         $deliverer = new Deliverer($spool, self::upstream($config, $logger), $config->retry, $metrics, $logger, $config->maxInFlight, $config->maxPerHost, $clock);

@@ -105,6 +105,7 @@ final class DeliveryProcess
         private readonly float $drainTimeout,
         private readonly int $frontPid,
         private readonly SpoolClock $clock,
+        private readonly ?JournalHandover $handover = null,
     ) {
         $this->position = $spool->journalPosition();
     }
@@ -191,6 +192,9 @@ final class DeliveryProcess
         if ($to->segment !== $this->position->segment) {
             $this->toForget[] = [microtime(true) + $this->spool->journalGraceSeconds(), $to];
             $this->forgetJournal();
+        }
+        if ($to != $this->position) {
+            $this->handover?->forwarded($to);
         }
         $this->position = $to;
         if (!$this->stopping) {

@@ -45,12 +45,13 @@ final class FleetAssembly
         // A lease outlives the longest delivery (--timeout): a relay that dies frees its slots after that.
         $spool = new RedisSpool($connection, $keys, self::relayId($config->spoolPath), $config->claimAfter, $config->timeout + 5.0, $metrics, $config->maxBodyBytes, $logger);
         $now = self::awaitRedis($spool, $address, $logger, $frontPid, $metricsFile);
+        JournalHandover::fromSqlite($spool, $config->spoolPath, $logger);
         $clock = SpoolClock::start(null, $now);
         $page = min(self::PAGE, $config->maxInFlight);
         $deliverer = new Deliverer($spool, Assembly::upstream($config, $logger), $config->retry, $metrics, $logger, $config->maxInFlight, $config->maxPerHost, $clock, $page, max(1, intdiv($page, 4)));
         $logger->info('Delivery worker joined the fleet', ['redis' => $address->display(), 'consumer' => $spool->consumer]);
 
-        return new DeliveryProcess($lock, $spool, new JournalReader(Journal::dirFor($config->spoolPath), $logger), $deliverer, $metricsFile, $logger, $config->drainTimeout, $frontPid, $clock);
+        return new DeliveryProcess($lock, $spool, new JournalReader(Journal::dirFor($config->spoolPath), $logger), $deliverer, $metricsFile, $logger, $config->drainTimeout, $frontPid, $clock, JournalHandover::recorder($config->spoolPath));
     }
 
     /**

@@ -21,7 +21,7 @@ final class FleetRelay
      * @param list<string> $options
      * @param bool         $inEnvironment the address in $WARMHTTP_RELAY_SPOOL, not on the command line
      */
-    private function __construct(private readonly TempDir $dir, private string $redisUrl, private readonly array $options, private readonly bool $inEnvironment = false) {}
+    private function __construct(private readonly TempDir $dir, private ?string $redisUrl, private readonly array $options, private readonly bool $inEnvironment = false) {}
 
     public function __destruct()
     {
@@ -56,9 +56,13 @@ final class FleetRelay
 
     public function launch(): void
     {
-        $environment = [RelayLocation::SOCKET_ENV => false, RelayLocation::SPOOL_ENV => $this->inEnvironment ? $this->redisUrl : false];
-        $spool = $this->inEnvironment ? [] : ['--spool=' . $this->redisUrl];
-        $this->process = new Process([\PHP_BINARY, RelayProcess::bin(), 'relay', '--socket=' . $this->socketPath(), ...$spool, '--journal=' . $this->journalBase(), ...$this->options], null, $environment);
+        $environment = [RelayLocation::SOCKET_ENV => false, RelayLocation::SPOOL_ENV => $this->inEnvironment ? $this->redisUrl ?? false : false];
+        $spool = match (true) {
+            $this->redisUrl === null => ['--spool=' . $this->journalBase()], // SQLite, on the same journal
+            $this->inEnvironment => ['--journal=' . $this->journalBase()],
+            default => ['--spool=' . $this->redisUrl, '--journal=' . $this->journalBase()],
+        };
+        $this->process = new Process([\PHP_BINARY, RelayProcess::bin(), 'relay', '--socket=' . $this->socketPath(), ...$spool, ...$this->options], null, $environment);
         $this->process->setTimeout(null);
         $this->process->start();
         $deadline = microtime(true) + 10;
@@ -71,8 +75,8 @@ final class FleetRelay
         fclose($socket);
     }
 
-    /** The same relay (journal, socket) started again with another Redis address: an operator's fix. */
-    public function relaunchWith(string $redisUrl): void
+    /** The same relay (journal, socket) started again with another Redis address, or null: a SQLite spool beside the journal. */
+    public function relaunchWith(?string $redisUrl): void
     {
         $this->terminate();
         $this->redisUrl = $redisUrl;
