@@ -62,21 +62,6 @@ final class Goals
         return array_merge(...array_values(array_intersect_key($byGroup, $measured)));
     }
 
-    /**
-     * The × limit a row's group promises, so the chart colours each group by its own goal;
-     * null for a group without one. The relay's sync goal is 1 RTT + 0.3 ms, so it depends on
-     * the row's limit.
-     */
-    public static function ratioTarget(Row $row): ?float
-    {
-        return match ($row->group) {
-            'seq' => self::SEQUENTIAL_RATIO,
-            'par' => self::PARALLEL_RATIO,
-            RelaySpec::GROUP => $row->limit === null || $row->limit <= 0 ? null : 1 + RelayGoals::SYNC_OVER_RTT_MS / $row->limit,
-            default => null,
-        };
-    }
-
     private function ratio(string $id, float $target, string $goal, string $floor): Goal
     {
         $row = $this->rows[$id] ?? null;

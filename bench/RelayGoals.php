@@ -18,9 +18,6 @@ final class RelayGoals
     /** What relay_sync may add over a warm curl call through the same rig proxy (issue 16). */
     public const SYNC_OVER_FLOOR_MS = 0.3;
 
-    /** The same 0.3 ms, for Goals::ratioTarget() until it asks syncRatioTarget(). */
-    public const SYNC_OVER_RTT_MS = self::SYNC_OVER_FLOOR_MS;
-
     /** @param array<string, Row> $rows the run's ok rows by id */
     private function __construct(private readonly array $rows) {}
 
@@ -109,17 +106,6 @@ final class RelayGoals
         }
 
         return new Goal($goal, $measured, $row->median <= $target);
-    }
-
-    /** The sync row's goal as a × of its limit (1 RTT), for the chart: (warm floor + 0.3 ms) / RTT. */
-    public static function syncRatioTarget(Row $row): ?float
-    {
-        $floor = $row->extra['warmFloorMs'] ?? null;
-        if ($row->limit === null || $row->limit <= 0 || !\is_float($floor)) {
-            return null;
-        }
-
-        return ($floor + self::SYNC_OVER_FLOOR_MS) / $row->limit;
     }
 
     private static function float(Row $row, string $key): float
