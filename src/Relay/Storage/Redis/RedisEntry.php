@@ -44,8 +44,8 @@ final class RedisEntry
         if ($key === null || strpbrk($key, self::UNSAFE_VALUE) !== false) {
             throw new \UnexpectedValueException('its Idempotency-Key is missing or holds CR, LF or NUL');
         }
-        if (!is_numeric($attempts ?? '0') || (int) $attempts < 0 || !is_numeric($created ?? '')) {
-            throw new \UnexpectedValueException('its attempts or creation time is not a number');
+        if (preg_match('/^\d{1,9}$/D', $attempts ?? '0') !== 1 || !is_numeric($created ?? '') || !is_finite((float) $created)) {
+            throw new \UnexpectedValueException('its attempts or creation time is not a number in range');
         }
 
         return new SpooledRequest($id, $method, $uri, self::headers($headers), $body ?? '', $key, (int) $attempts, (float) $created);

@@ -44,21 +44,22 @@ final class RelayFleetHostileTest extends TestCase
         $this->inject($client, 900002, ['h' => RequestBytes::encodeHeaders([['X-Forged', "a\r\nX-Injected: yes"]]), 'u' => $origin->url('crlf-header')]);
         $this->inject($client, 900003, ['m' => "POST /admin HTTP/1.1\r\nX-Injected: yes\r\nX", 'u' => $origin->url('crlf-method')]);
         $this->inject($client, 900004, ['b' => str_repeat('x', 2048), 'u' => $origin->url('big-body')]);
+        $this->inject($client, 900006, ['a' => '99999999999999999999', 'u' => $origin->url('attempts')]); // out of range: attempts + 1 would be a float
         $client->set(self::PREFIX . 'r:900005', 'not a hash');
         $client->xAdd(self::PREFIX . 'stream', '*', ['id' => '900005']);
         $client->xAdd(self::PREFIX . 'stream', '*', ['no-id' => 'at all']);
 
         self::assertTrue((new FleetCaller())->dispatch($relay->address(), $origin->url('after')));
         self::assertSame([], $origin->awaitDelivered(['after'], 10.0), 'the worker goes on past them: ' . $relay->log());
-        $failed = $this->awaitDeadLetters(5);
+        $failed = $this->awaitDeadLetters(6);
 
         self::assertSame(['after' => 1], $origin->delivered(), 'none of them reached the origin');
-        self::assertSame([900001, 900002, 900003, 900004, 900005], array_keys($failed));
+        self::assertSame([900001, 900002, 900003, 900004, 900005, 900006], array_keys($failed));
         self::assertStringContainsString('its body of 2048 bytes is over --max-body (1024)', $failed[900004]);
         self::assertStringContainsString('not a request: its key holds a string', $failed[900005]);
         self::assertStringContainsString('its method is missing or not a token', $failed[900003]);
         self::assertStringNotContainsString('The delivery worker exited', $relay->log());
-        self::assertSame(5, substr_count($relay->log(), 'A request in Redis no relay could have written'));
+        self::assertSame(6, substr_count($relay->log(), 'A request in Redis no relay could have written'));
         self::assertSame(0, $client->xLen(self::PREFIX . 'stream'), 'the entry without an id is dropped, not claimed for ever');
     }
 

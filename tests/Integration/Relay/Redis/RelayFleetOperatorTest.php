@@ -101,6 +101,33 @@ final class RelayFleetOperatorTest extends TestCase
         self::assertStringNotContainsString('The delivery worker exited', $relay->log());
     }
 
+    public function testTwoFleetsWithTheirOwnPrefixOnOneRedisSeeOnlyTheirOwn(): void
+    {
+        $redis = RedisServer::start();
+        $origin = FleetOrigin::start(503); // everything stays queued, retrying
+        $urls = [$redis->url() . '?prefix=blue:', $redis->url() . '?prefix=green:'];
+        $relays = [FleetRelay::start($urls[0], ['--allow-private-networks', '--retry-base=30']), FleetRelay::start($urls[1], ['--allow-private-networks', '--retry-base=30'])];
+        $caller = new FleetCaller();
+        foreach (range(0, 5) as $i) {
+            self::assertTrue($caller->dispatch($relays[$i < 2 ? 0 : 1]->address(), $origin->url($i)));
+        }
+        $deadline = microtime(true) + 10.0;
+        while (\count($origin->requests()) < 6 && microtime(true) < $deadline) {
+            usleep(50_000);
+        }
+
+        $pending = [];
+        foreach ($urls as $url) {
+            $status = json_decode(FleetRelay::command($url, 'relay:status', ['--format=json'])->getOutput(), true);
+            \assert(\is_array($status));
+            $pending[] = $status['retrying'] ?? null;
+        }
+        self::assertSame([2, 4], $pending);
+        $prefixes = array_values(array_unique(array_map(static fn(string $key): string => explode(':', $key)[0] . ':', $redis->client()->keys('*'))));
+        sort($prefixes);
+        self::assertSame(['blue:', 'green:'], $prefixes, 'no key outside the two prefixes');
+    }
+
     private static function url(RedisServer $redis, string $password): string
     {
         return \sprintf('redis://:%s@127.0.0.1:%d/0', $password, $redis->port);
