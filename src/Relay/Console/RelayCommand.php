@@ -74,6 +74,9 @@ final class RelayCommand extends Command
         }
         try {
             $redis = self::redis($input);
+            if ($redis?->password !== null) {
+                self::hidePassword($input, $logger);
+            }
             $location = RelayLocation::resolve(self::string($input, 'socket'), $redis === null ? self::string($input, 'spool') : (self::string($input, 'journal') ?? RelayConfig::DEFAULT_JOURNAL));
             $front = self::role($input) === 'front';
             $config = $this->config($input, $location, $front ? $logger : null, $redis);
@@ -141,6 +144,23 @@ final class RelayCommand extends Command
         putenv(RelayLocation::SPOOL_ENV . '=' . $spool);
 
         return $address;
+    }
+
+    /**
+     * A password in --spool on the command line shows in every user's `ps` (/proc/PID/cmdline):
+     * the process title is rewritten without it at once (cli_set_process_title overwrites the
+     * argv memory /proc reads), and the operator is told to use the environment, since it showed
+     * until now and stays in shell history and service files.
+     */
+    private static function hidePassword(InputInterface $input, JsonLogger $logger): void
+    {
+        if (self::string($input, 'spool') === null) {
+            return; // from $WARMHTTP_RELAY_SPOOL: never on the command line
+        }
+        /** @var list<string> $argv */
+        $argv = $_SERVER['argv'] ?? [];
+        @cli_set_process_title(implode(' ', ['php', ...array_map(static fn(string $arg): string => (string) preg_replace('~://.*@~s', '://***@', $arg), $argv)]));
+        $logger->warning(\sprintf('The Redis password was on the command line (--spool): hidden from ps now, but it showed until the relay started and stays in shell history; pass the address in $%s instead.', RelayLocation::SPOOL_ENV));
     }
 
     /**

@@ -52,6 +52,23 @@ final class RelayFleetOperatorTest extends TestCase
         }
     }
 
+    public function testAPasswordOnTheCommandLineIsHiddenFromPsAndTheOperatorToldToUseTheEnvironment(): void
+    {
+        $redis = RedisServer::start(['--requirepass', self::PASSWORD]);
+        $origin = FleetOrigin::start();
+        $relay = FleetRelay::start(self::url($redis, self::PASSWORD), ['--allow-private-networks']);
+        self::assertTrue((new FleetCaller())->dispatch($relay->address(), $origin->url('argv')));
+        self::assertSame([], $origin->awaitDelivered(['argv'], 10.0), $relay->log());
+
+        self::assertCount(2, $relay->pids());
+        foreach ($relay->pids() as $pid) {
+            $commandLine = (string) file_get_contents('/proc/' . $pid . '/cmdline');
+            self::assertStringNotContainsString('Sw0rdfish', $commandLine);
+            self::assertStringNotContainsString('chars@', $commandLine);
+        }
+        self::assertStringContainsString('The Redis password was on the command line', $relay->log());
+    }
+
     public function testARedisThatLostEverythingUnderARunningFleetLosesNothingAcknowledged(): void
     {
         $redis = RedisServer::start();
