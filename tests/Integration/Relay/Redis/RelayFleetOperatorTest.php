@@ -69,6 +69,21 @@ final class RelayFleetOperatorTest extends TestCase
         self::assertStringContainsString('The Redis password was on the command line', $relay->log());
     }
 
+    public function testARedisUserLimitedToTheFleetsPrefixIsEnough(): void
+    {
+        $redis = RedisServer::start(['--requirepass', self::PASSWORD]);
+        $redis->client()->rawCommand('ACL', 'SETUSER', 'relay', 'on', '>relay-password', '~warmhttp:relay:*', '+@all');
+        $origin = FleetOrigin::start();
+        $relay = FleetRelay::start(\sprintf('redis://relay:relay-password@127.0.0.1:%d/0', $redis->port), ['--allow-private-networks', '--max-per-host=2'], inEnvironment: true);
+        $caller = new FleetCaller();
+        foreach (range(0, 4) as $i) {
+            self::assertTrue($caller->dispatch($relay->address(), $origin->url($i)));
+        }
+
+        self::assertSame([], $origin->awaitDelivered(range(0, 4), 10.0), $relay->log());
+        self::assertStringNotContainsString('NOPERM', $relay->log());
+    }
+
     public function testARedisThatLostEverythingUnderARunningFleetLosesNothingAcknowledged(): void
     {
         $redis = RedisServer::start();
