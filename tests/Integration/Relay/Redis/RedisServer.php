@@ -46,9 +46,12 @@ final class RedisServer
 
     /**
      * A Sentinel (redis-server --sentinel) watching this server as `$service`, quorum 1: it
-     * declares the master down after 1 s and fails over to a replica.
+     * declares the master down after 1 s and fails over to a replica. The replicas given are
+     * known to it at once (it finds replicas by itself only with its INFO every 10 s).
+     *
+     * @param list<self> $replicas
      */
-    public function sentinel(string $service): self
+    public function sentinel(string $service, array $replicas = []): self
     {
         $dir = TempDir::create('sentinel');
         $port = FreePort::pick();
@@ -57,6 +60,7 @@ final class RedisServer
             \sprintf('sentinel monitor %s 127.0.0.1 %d 1', $service, $this->port),
             \sprintf('sentinel down-after-milliseconds %s 1000', $service),
             \sprintf('sentinel failover-timeout %s 5000', $service),
+            ...array_map(static fn(self $replica): string => \sprintf('sentinel known-replica %s 127.0.0.1 %d', $service, $replica->port), $replicas),
         ]) . "\n");
         $sentinel = new self($dir, $port, ['--sentinel']);
         $sentinel->launch();
@@ -84,11 +88,12 @@ final class RedisServer
         return $role . $link;
     }
 
+    /** repl-diskless-sync-delay 0: a master waits 5 s by default before a replica's first sync (the Sentinel test waited for it). */
     public function launch(): void
     {
         $this->process = new Process(\in_array('--sentinel', $this->extra, true)
             ? ['redis-server', $this->dir->path('sentinel.conf'), '--sentinel']
-            : ['redis-server', '--port', (string) $this->port, '--bind', '127.0.0.1', '--dir', $this->dir->path(), '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--daemonize', 'no', '--protected-mode', 'yes', ...$this->extra]);
+            : ['redis-server', '--port', (string) $this->port, '--bind', '127.0.0.1', '--dir', $this->dir->path(), '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--daemonize', 'no', '--protected-mode', 'yes', '--repl-diskless-sync-delay', '0', ...$this->extra]);
         $this->process->setTimeout(null);
         $this->process->start();
         $deadline = microtime(true) + 10;

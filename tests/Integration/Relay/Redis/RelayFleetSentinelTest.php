@@ -21,7 +21,7 @@ final class RelayFleetSentinelTest extends TestCase
         $master = RedisServer::start();
         $replica = $master->replica();
         self::assertTrue(self::await(static fn(): bool => $replica->role() === 'slave:up', 10.0), 'the replica is in sync');
-        $sentinel = $master->sentinel('fleet');
+        $sentinel = $master->sentinel('fleet', [$replica]);
         $origin = FleetOrigin::start();
         $relay = FleetRelay::start(\sprintf('redis+sentinel://127.0.0.1:%d/fleet/0', $sentinel->port), ['--allow-private-networks', '--claim-after=2']);
         $caller = new FleetCaller();
