@@ -245,6 +245,9 @@ final class CurlPool
     /** Drives transfers until this one has settled, moving every other one along too. */
     public function wait(Transfer $transfer): void
     {
+        if ($transfer->streamedBody === null && \count($this->active) === 1 && $this->headersIn === [] && !$this->gate->counting) {
+            $this->driveAlone();
+        }
         while (!$transfer->isSettled()) {
             // tick(), written out: a call less per round of every sequential request
             if ($this->perform() || $this->active === []) {
@@ -256,6 +259,37 @@ final class CurlPool
             if (curl_multi_select($this->multi, 1.0) === -1) {
                 usleep(1000);
             }
+        }
+    }
+
+    /**
+     * The one transfer in curl (a sendRequest() with nothing else in flight), driven to its end
+     * without the rounds' bookkeeping: curl_multi_exec() until nothing runs, then its message.
+     * With a buffered body no callback of ours records anything while curl works, so there is
+     * nothing else to settle. ~1.5 k instructions per round less (callgrind, issue 16); what
+     * this leaves unsettled (a retry, a curl error) the caller's general loop finishes.
+     */
+    private function driveAlone(): void
+    {
+        $multi = $this->multi;
+        do {
+            $status = curl_multi_exec($multi, $running);
+            if ($status === \CURLM_CALL_MULTI_PERFORM) {
+                continue;
+            }
+            if ($running === 0 || $status !== \CURLM_OK) {
+                break;
+            }
+            if (!self::$settleClassesLoaded) {
+                self::loadSettleClasses();
+            }
+            if (curl_multi_select($multi, 1.0) === -1) {
+                usleep(1000);
+            }
+        } while (true);
+        $message = curl_multi_info_read($multi);
+        if ($message !== false && $message['msg'] === \CURLMSG_DONE && $message['handle'] instanceof \CurlHandle && \is_int($message['result'])) {
+            $this->finish($message['handle'], $message['result']);
         }
     }
 

@@ -39,10 +39,13 @@ final class ResponseParser
             $code = substr($raw, 7, 3);
             $status = (int) $code;
             if ($status >= 100 && $status <= 599 && ctype_digit($code)) {
+                if ($body === null) {
+                    return Response::ofRaw($status, '2', $raw, (int) strpos($raw, "\r\n") + 2, $headerSize, $curlInfo);
+                }
                 $fieldsAt = (int) strpos($raw, "\r\n") + 2;
                 $fields = $fieldsAt < $headerSize - 4 ? substr($raw, $fieldsAt, $headerSize - 4 - $fieldsAt) : '';
 
-                return Response::ofHead($status, '', '2', $fields, $body ?? new MemoryStream(substr($raw, $headerSize)), $curlInfo);
+                return Response::ofHead($status, '', '2', $fields, $body, $curlInfo);
             }
         }
         $head = rtrim(substr($raw, 0, $headerSize));

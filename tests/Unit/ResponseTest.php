@@ -22,6 +22,29 @@ final class ResponseTest extends TestCase
         self::assertSame('{"id":1}', (string) $response->getBody());
     }
 
+    public function testARawHttp2AnswerIsCutIntoFieldsAndBodyWhenFirstRead(): void
+    {
+        $raw = "HTTP/2 200 \r\ncontent-type: text/plain\r\nx-tag: a\r\n\r\nbody\r\n\r\nmore";
+        $bodyAt = (int) strpos($raw, "\r\n\r\n") + 4;
+
+        $bodyFirst = Response::ofRaw(200, '2', $raw, 13, $bodyAt, ['num_connects' => 0]);
+        self::assertSame(200, $bodyFirst->getStatusCode());
+        self::assertSame('2', $bodyFirst->getProtocolVersion());
+        self::assertSame("body\r\n\r\nmore", (string) $bodyFirst->getBody());
+        self::assertSame($bodyFirst->getBody(), $bodyFirst->getBody(), 'one stream, read on where it stopped');
+        self::assertSame(['content-type' => ['text/plain'], 'x-tag' => ['a']], $bodyFirst->getHeaders());
+        self::assertTrue($bodyFirst->stats()->reusedConnection);
+
+        $headersFirst = Response::ofRaw(200, '2', $raw, 13, $bodyAt, []);
+        self::assertSame('a', $headersFirst->getHeaderLine('X-Tag'));
+        self::assertSame("body\r\n\r\nmore", (string) $headersFirst->getBody());
+        self::assertSame('b', $headersFirst->withHeader('x-tag', 'b')->getHeaderLine('x-tag'));
+
+        $noFields = Response::ofRaw(204, '2', "HTTP/2 204 \r\n\r\n", 13, 17, []);
+        self::assertSame([], $noFields->getHeaders());
+        self::assertSame('', (string) $noFields->getBody());
+    }
+
     public function testWithHeaderReturnsAChangedCopyAndLeavesTheOriginal(): void
     {
         $response = self::response();
