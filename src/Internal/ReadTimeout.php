@@ -47,14 +47,28 @@ final class ReadTimeout
         if ($this->seconds <= 0) {
             return $progress === null
                 ? static fn(): int => 0
-                : static function ($ch, int $downTotal, int $down, int $upTotal, int $up) use ($progress): int {
-                    $progress($downTotal, $down, $upTotal, $up);
-
-                    return 0; // what the callback returns is ignored, as Guzzle ignores it
-                };
+                : static fn($ch, int $downTotal, int $down, int $upTotal, int $up): int => self::report($progress, $downTotal, $down, $upTotal, $up);
         }
 
         return $this->timed($transfer, (int) ($this->seconds * 1e9), $progress);
+    }
+
+    /**
+     * What the callback returns is ignored, as Guzzle ignores it. An exception must not leave
+     * through curl_multi_exec (PHP raises it after libcurl has carried on, in the middle of the
+     * pool's round, for every transfer): it stops this transfer (CURLE_ABORTED_BY_CALLBACK).
+     *
+     * @param \Closure(int, int, int, int): mixed $progress
+     */
+    private static function report(\Closure $progress, int $downTotal, int $down, int $upTotal, int $up): int
+    {
+        try {
+            $progress($downTotal, $down, $upTotal, $up);
+        } catch (\Throwable) {
+            return 1;
+        }
+
+        return 0;
     }
 
     /**
@@ -68,8 +82,8 @@ final class ReadTimeout
         $moved = -1;
 
         return static function ($ch, int $downTotal, int $down, int $upTotal, int $up) use ($transfer, $limitNs, $progress, &$last, &$moved): int {
-            if ($progress !== null) {
-                $progress($downTotal, $down, $upTotal, $up);
+            if ($progress !== null && self::report($progress, $downTotal, $down, $upTotal, $up) !== 0) {
+                return 1;
             }
             $now = hrtime(true);
             // Unread bytes of a streamed body: the reader is behind (and the transfer perhaps

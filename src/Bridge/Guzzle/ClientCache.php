@@ -37,6 +37,11 @@ final class ClientCache
     /** @param array<string, mixed> $perRequest options derived from Guzzle's request options */
     public function for(array $perRequest): Client
     {
+        if (isset($perRequest['progress']) || isset($perRequest['debug'])) {
+            // A callback or a stream: no key to cache by (serialize() refuses closures), and
+            // each request's own; the Client is built for this request alone.
+            return new Client($perRequest + $this->base);
+        }
         ksort($perRequest);
         $key = $perRequest === [] ? '' : serialize($perRequest);
         if (isset($this->clients[$key])) {

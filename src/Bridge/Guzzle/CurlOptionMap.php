@@ -31,6 +31,9 @@ final class CurlOptionMap
         \CURLOPT_SSLCERT => 'cert',
         \CURLOPT_SSLKEY => 'ssl_key',
         \CURLOPT_KEYPASSWD => 'passphrase', // = CURLOPT_SSLCERTPASSWD = CURLOPT_SSLKEYPASSWD
+        \CURLOPT_CAPATH => 'capath',
+        \CURLOPT_SSLCERTTYPE => 'cert_type',
+        \CURLOPT_SSLKEYTYPE => 'ssl_key_type',
     ];
 
     /** Options the pool sets to these values on every transfer: asking for them changes nothing. */
@@ -76,10 +79,17 @@ final class CurlOptionMap
         if (!\is_array($curl) || $curl === []) {
             return [];
         }
-        $mapped = [];
+        $mapped = self::httpAuth($request, $curl);
         foreach ($curl as $option => $value) {
+            if ($option === \CURLOPT_HTTPAUTH || ($option === \CURLOPT_USERPWD && $mapped !== [])) {
+                continue;
+            }
             if ($option === 'body_as_string') {
                 continue; // Guzzle's own switch for how the body is handed to curl: the pool streams it
+            }
+            if ($option === \CURLOPT_IPRESOLVE && ($value === \CURL_IPRESOLVE_V4 || $value === \CURL_IPRESOLVE_V6)) {
+                $mapped['ip_resolve'] = $value === \CURL_IPRESOLVE_V4 ? 'v4' : 'v6';
+                continue;
             }
             if (\is_int($option) && isset(self::MAPPED[$option])) {
                 $mapped[self::MAPPED[$option]] = self::convert($request, $option, $value);
@@ -114,9 +124,39 @@ final class CurlOptionMap
             \CURLOPT_TIMEOUT_MS, \CURLOPT_CONNECTTIMEOUT_MS => is_numeric($value) ? $value / 1000 : throw self::refuse($request, $option),
             \CURLOPT_SSL_VERIFYPEER => (bool) $value,
             \CURLOPT_PROXY => \is_string($value) ? ($value === '' ? false : (str_contains($value, '://') ? $value : 'http://' . $value)) : throw self::refuse($request, $option),
+            \CURLOPT_SSLCERTTYPE, \CURLOPT_SSLKEYTYPE => \is_string($value) ? strtoupper($value) : throw self::refuse($request, $option),
             \CURLOPT_NOPROXY => \is_string($value) ? array_values(array_filter(explode(',', str_replace(' ', '', $value)), static fn(string $host): bool => $host !== '')) : throw self::refuse($request, $option),
             default => \is_string($value) ? $value : throw self::refuse($request, $option),
         };
+    }
+
+    /**
+     * Guzzle's Client turns `auth => [user, password, 'digest'|'ntlm']` into CURLOPT_HTTPAUTH
+     * and CURLOPT_USERPWD "user:password": the Client's `http_auth`. Any other CURLOPT_HTTPAUTH
+     * (several schemes, Negotiate, AWS SigV4) is refused by name.
+     *
+     * @param array<mixed> $curl
+     *
+     * @return array<string, mixed>
+     */
+    private static function httpAuth(RequestInterface $request, array $curl): array
+    {
+        $scheme = match ($curl[\CURLOPT_HTTPAUTH] ?? null) {
+            \CURLAUTH_DIGEST => 'digest',
+            \CURLAUTH_NTLM => 'ntlm',
+            null => null,
+            default => false,
+        };
+        if ($scheme === null) {
+            return [];
+        }
+        $userPassword = $curl[\CURLOPT_USERPWD] ?? null;
+        if ($scheme === false || !\is_string($userPassword)) {
+            throw self::refuse($request, \CURLOPT_HTTPAUTH);
+        }
+        [$user, $password] = explode(':', $userPassword, 2) + [1 => ''];
+
+        return ['http_auth' => [$scheme, $user, $password]];
     }
 
     /**
@@ -149,7 +189,7 @@ final class CurlOptionMap
             return Refusal::unsupported($request, 'curl', \sprintf('%s is unsafe on a shared pool (%s)', $name, self::UNSAFE[$option]));
         }
         if ($option === \CURLOPT_HTTPAUTH || $option === \CURLOPT_USERPWD) {
-            return Refusal::unsupported($request, 'curl', \sprintf('%s: digest and NTLM authentication need a Client option for CURLOPT_HTTPAUTH, which WarmHttp does not have yet; basic authentication works through Guzzle\'s "auth" option', $name));
+            return Refusal::unsupported($request, 'curl', \sprintf('%s: the Client answers one scheme, CURLAUTH_DIGEST or CURLAUTH_NTLM, with CURLOPT_USERPWD "user:password" (its "http_auth" option, as Guzzle\'s "auth" sets them); basic authentication works through Guzzle\'s "auth" option', $name));
         }
 
         return Refusal::unsupported($request, 'curl', \sprintf(

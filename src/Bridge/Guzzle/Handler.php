@@ -49,6 +49,9 @@ final class Handler
         /** @var array<string, mixed> $options Guzzle's option names are strings */
         RequestChecks::assert($request); // thrown, as by Guzzle's own handlers
         $started = microtime(true);
+        if (isset($options['progress']) && \is_callable($options['progress'])) {
+            $options['progress'] = new ProgressCallback($options['progress']);
+        }
         try {
             $client = $this->clients->for(OptionMap::toWarmHttp($request, $options));
             $wire = BodyFraming::apply(AcceptEncoding::narrow($request, $options));

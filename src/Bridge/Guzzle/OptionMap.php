@@ -18,28 +18,12 @@ use WarmHttp\Exception\RequestException;
  */
 final class OptionMap
 {
-    /**
-     * Options the Client has no capability for yet, and the Client option that would make them
-     * possible (docs/bridges.md).
-     */
-    private const NEEDS_CLIENT_OPTION = [
-        'debug' => 'curl\'s verbose log of one transfer needs a Client option "debug" (CURLOPT_VERBOSE and CURLOPT_STDERR per transfer), which WarmHttp does not have yet',
-        'on_trailers' => 'the pool does not keep an answer\'s chunked trailers yet, so the callback would always see none (a Client option "keep_trailers" with the trailers on WarmHttp\\Response would make it possible)',
-        'progress' => 'the pool has no per-request progress callback yet (a Client option "progress" on CURLOPT_XFERINFOFUNCTION would make it possible)',
-    ];
-
     /** Options OptionChecks or refuseUnsupported() look at (crypto_method aside: see needsChecking()). */
     private const CHECKED = [
         'on_trailers' => true, 'multiplex' => true, 'protocols' => true, 'crypto_method_max' => true,
         'cert' => true, 'ssl_key' => true, 'cert_type' => true, 'ssl_key_type' => true, 'progress' => true,
         'on_headers' => true, 'debug' => true, 'auth' => true, 'force_ip_resolve' => true,
     ];
-
-    /**
-     * Guzzle's Client turns `auth => [user, pass, 'digest'|'ntlm']` into CURLOPT_HTTPAUTH; the
-     * Client has no option for libcurl's HTTP authentication schemes yet.
-     */
-    private const AUTH_SCHEMES = ['digest', 'ntlm'];
 
     /**
      * @param array<string, mixed> $options
@@ -52,11 +36,13 @@ final class OptionMap
      */
     public static function toWarmHttp(RequestInterface $request, array $options): array
     {
+        $mapped = [];
         if (self::needsChecking($options)) {
             OptionChecks::check($request, $options);
             self::refuseUnsupported($request, $options);
+            $mapped = ClientOptionMap::toWarmHttp($request, $options);
         }
-        $mapped = self::timeouts($options) + self::tls($request, $options) + self::version($request) + self::streaming($options);
+        $mapped = self::timeouts($options) + self::tls($request, $options) + self::version($request) + self::streaming($options) + $mapped;
         if (isset($options['proxy'])) {
             $mapped = ProxyMap::toWarmHttp($request, $options) + $mapped;
         }
@@ -83,74 +69,14 @@ final class OptionMap
     /** @param array<string, mixed> $options */
     private static function refuseUnsupported(RequestInterface $request, array $options): void
     {
-        foreach (self::NEEDS_CLIENT_OPTION as $name => $why) {
-            if (!empty($options[$name])) {
-                throw Refusal::unsupported($request, $name, $why);
-            }
-        }
-        $auth = $options['auth'] ?? null;
-        if (\is_array($auth) && \is_string($auth[2] ?? null) && \in_array(strtolower($auth[2]), self::AUTH_SCHEMES, true)) {
-            throw Refusal::unsupported($request, 'auth', \sprintf('%s authentication needs a Client option "http_auth" (CURLOPT_HTTPAUTH), which WarmHttp does not have yet; basic authentication works', $auth[2]));
+        if (!empty($options['on_trailers'])) {
+            throw Refusal::unsupported($request, 'on_trailers', 'the pool does not keep an answer\'s chunked trailers yet, so the callback would always see none (a Client option "keep_trailers" with the trailers on WarmHttp\\Response would make it possible)');
         }
         $multiplex = $options['multiplex'] ?? null;
         if ($multiplex === 'none' || $multiplex === 'require_eager' || $multiplex === 'require_wait') {
             // "wait" is what the pool does for every request (HTTP/2 requests wait for the
             // multiplexed connection); Guzzle leaves the option's meaning to custom handlers.
             throw Refusal::unsupported($request, 'multiplex', \sprintf('"%s": the shared pool multiplexes HTTP/2 requests on one connection, waiting for it ("wait"), and cannot opt one request out or guarantee it', $multiplex));
-        }
-        self::refuseIpResolve($request, $options['force_ip_resolve'] ?? null);
-        self::refuseTlsRange($request, $options);
-        self::refuseFileTypes($request, $options);
-    }
-
-    /**
-     * "v4"/"v6" (anything else Guzzle ignores, and so does this). Honoured only where it changes
-     * nothing: a host that is an address of that family.
-     */
-    private static function refuseIpResolve(RequestInterface $request, mixed $family): void
-    {
-        if ($family !== 'v4' && $family !== 'v6') {
-            return;
-        }
-        $host = trim($request->getUri()->getHost(), '[]');
-        $flag = $family === 'v4' ? \FILTER_FLAG_IPV4 : \FILTER_FLAG_IPV6;
-        if (filter_var($host, \FILTER_VALIDATE_IP, $flag) === false) {
-            throw Refusal::unsupported($request, 'force_ip_resolve', 'choosing IPv4 or IPv6 for a host name needs a Client option for CURLOPT_IPRESOLVE, which WarmHttp does not have yet');
-        }
-    }
-
-    /**
-     * Laravel's Http sets a TLS 1.2 floor on every request; libcurl 7.88 with OpenSSL 3
-     * negotiates TLS 1.3 or 1.2 with any server that offers them (OpenSSL 3's default security
-     * level already refuses 1.0 and 1.1), so a floor up to 1.2 and a ceiling of 1.3 change
-     * nothing. A 1.3 floor or a lower ceiling would, and the Client has no option for them.
-     *
-     * @param array<string, mixed> $options
-     */
-    private static function refuseTlsRange(RequestInterface $request, array $options): void
-    {
-        if (isset($options['crypto_method']) && TlsRange::ordinal('crypto_method', $options['crypto_method']) > 12) {
-            throw Refusal::unsupported($request, 'crypto_method', 'a TLS 1.3 floor needs a Client option for CURLOPT_SSLVERSION, which WarmHttp does not have yet');
-        }
-        if (isset($options['crypto_method_max']) && TlsRange::ordinal('crypto_method_max', $options['crypto_method_max']) < 13) {
-            throw Refusal::unsupported($request, 'crypto_method_max', 'a TLS ceiling needs a Client option for CURLOPT_SSLVERSION\'s maximum, which WarmHttp does not have yet');
-        }
-    }
-
-    /**
-     * The Client reads certificates and keys as PEM; Guzzle would pass DER and P12 on.
-     *
-     * @param array<string, mixed> $options
-     */
-    private static function refuseFileTypes(RequestInterface $request, array $options): void
-    {
-        foreach (['cert_type' => 'cert', 'ssl_key_type' => 'ssl_key'] as $typeOption => $fileOption) {
-            $type = $options[$typeOption] ?? null;
-            $path = OptionChecks::credentialOf($options[$fileOption] ?? null)[0] ?? '';
-            $extension = strtoupper(pathinfo($path, \PATHINFO_EXTENSION));
-            if (($type !== null && strtoupper((string) (\is_scalar($type) ? $type : '')) !== 'PEM') || ($type === null && \in_array($extension, ['DER', 'P12'], true))) {
-                throw Refusal::unsupported($request, $typeOption, 'the Client reads certificates and keys as PEM only; convert with openssl (e.g. openssl pkcs12 -in cert.p12 -out cert.pem)');
-            }
         }
     }
 
@@ -198,7 +124,7 @@ final class OptionMap
         }
         OptionChecks::caBundle($verify);
         if (is_dir($verify)) {
-            throw Refusal::unsupported($request, 'verify', \sprintf('a CA directory ("%s") needs a Client option for CURLOPT_CAPATH; give the path of a CA bundle file', $verify));
+            return ['verify' => true, 'capath' => $verify] + $mapped; // as Guzzle's CURLOPT_CAPATH
         }
 
         return ['verify' => true, 'cafile' => $verify] + $mapped;

@@ -24,6 +24,11 @@ final class Outcome
     public static function settle(RequestInterface $request, array $options, float $started, ResponseInterface|ClientExceptionInterface $outcome): ResponseInterface|\Throwable
     {
         if ($outcome instanceof ClientExceptionInterface) {
+            $thrown = ProgressCallback::failureOf($options);
+            if ($thrown !== null) {
+                return $thrown; // what Guzzle's wait throws: no on_stats runs
+            }
+
             return self::failed($request, $options, $started, self::statusRefused($request, $outcome) ?? ErrorMap::toGuzzle($outcome, $request));
         }
         $response = self::body($request, $options, $outcome);

@@ -218,14 +218,8 @@ final class GuzzleParityOptionsTest extends ParityTestCase
     /** @return iterable<string, array{array<string, mixed>, string}> */
     public static function refusedOptions(): iterable
     {
-        yield 'debug' => [['debug' => true], 'debug'];
-        yield 'progress' => [['progress' => static function (): void {}], 'progress'];
         yield 'on_trailers' => [['on_trailers' => static function (): void {}], 'on_trailers'];
-        yield 'digest auth' => [['auth' => ['user', 'pass', 'digest']], 'auth'];
-        yield 'ntlm auth' => [['auth' => ['user', 'pass', 'ntlm']], 'auth'];
-        yield 'force_ip_resolve on a name' => [['force_ip_resolve' => 'v6', 'base_uri' => 'http://localhost:1/'], 'force_ip_resolve'];
-        yield 'a TLS 1.3 floor' => [['crypto_method' => \STREAM_CRYPTO_METHOD_TLSv1_3_CLIENT], 'crypto_method'];
-        yield 'a TLS ceiling' => [['crypto_method_max' => \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT], 'crypto_method_max'];
+        yield 'a key from an engine' => [['ssl_key' => __FILE__, 'ssl_key_type' => 'ENG'], 'ssl_key_type'];
         yield 'curl URL' => [['curl' => [\CURLOPT_URL => 'http://127.0.0.1:9/']], 'curl'];
         yield 'curl FORBID_REUSE' => [['curl' => [\CURLOPT_FORBID_REUSE => true]], 'curl'];
         yield 'multiplex none' => [['multiplex' => 'none'], 'multiplex'];

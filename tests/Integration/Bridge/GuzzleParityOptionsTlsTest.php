@@ -107,6 +107,70 @@ final class GuzzleParityOptionsTlsTest extends ParityTestCase
         self::assertStringStartsWith('cURL error 60: ', self::text(((array) ($result->warm->seen->facts['system bundle'] ?? []))[1] ?? null));
     }
 
+    /** The rig's nginx speaks TLS 1.3 only: a 1.3 floor passes, a 1.2 ceiling fails alike. */
+    public function testATlsFloorAndCeiling(): void
+    {
+        $url = Rig::shared()->nginx()->url('h1tls', '/fast');
+        $result = self::parity()->scenario(static function (GuzzleClient $client) use ($url): array {
+            $facts = ['floor 1.3' => $client->get($url, ['crypto_method' => \STREAM_CRYPTO_METHOD_TLSv1_3_CLIENT])->getStatusCode()];
+            try {
+                $client->get($url, ['crypto_method_max' => \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT]);
+                $facts['ceiling 1.2'] = 'connected';
+            } catch (\GuzzleHttp\Exception\ConnectException $e) {
+                $facts['ceiling 1.2'] = [$e::class, $e->getHandlerContext()['errno'] ?? null, preg_replace('/:[^:]*$/', '', $e->getMessage())];
+            }
+
+            return $facts;
+        }, [], ['verify' => Rig::shared()->caFile()]);
+
+        self::assertSame(200, $result->warm->seen->facts['floor 1.3'] ?? null);
+        self::assertParity($result);
+    }
+
+    /** `verify` naming a directory of hashed CA certificates: CURLOPT_CAPATH. */
+    public function testACaDirectory(): void
+    {
+        $dir = sys_get_temp_dir() . '/warmhttp-capath-' . getmypid();
+        @mkdir($dir);
+        copy(Rig::shared()->caFile(), $dir . '/rig-ca.pem');
+        exec('openssl rehash ' . escapeshellarg($dir) . ' 2>&1', $output, $status);
+        self::assertSame(0, $status, implode("\n", $output));
+        $url = Rig::shared()->nginx()->url('h1tls', '/fast');
+        try {
+            $result = self::parity()->scenario(static fn(GuzzleClient $client): array => [
+                'status' => $client->get($url, ['verify' => $dir])->getStatusCode(),
+            ]);
+        } finally {
+            array_map(unlink(...), glob($dir . '/*') ?: []);
+            rmdir($dir);
+        }
+
+        self::assertSame(['status' => 200], $result->warm->seen->facts);
+        self::assertParity($result);
+    }
+
+    /** A DER certificate (its type from the extension, as Guzzle takes it) and a PKCS#12 bundle holding the key. */
+    public function testDerAndP12Certificates(): void
+    {
+        [$cert, $key] = Rig::shared()->certificate()->client('dave');
+        $der = $cert . '.der';
+        $p12 = $cert . '.p12';
+        self::openssl(['x509', '-in', $cert, '-outform', 'DER', '-out', $der]);
+        self::openssl(['pkcs12', '-export', '-in', $cert, '-inkey', $key, '-passout', 'pass:pw', '-out', $p12]);
+
+        self::assertParity($result = self::whoami(['cert' => $der, 'ssl_key' => $key]), self::HTTP2);
+        self::assertSame('SUCCESS CN=dave', $result->warm->seen->facts['body'] ?? null);
+        self::assertParity(self::whoami(['cert' => [$p12, 'pw'], 'cert_type' => 'p12']), self::HTTP2);
+        self::assertParity(self::whoami(['cert' => [$p12, 'wrong']]), [], 'a wrong passphrase fails alike');
+    }
+
+    /** @param list<string> $arguments */
+    private static function openssl(array $arguments): void
+    {
+        exec('openssl ' . implode(' ', array_map(escapeshellarg(...), $arguments)) . ' 2>&1', $output, $status);
+        self::assertSame(0, $status, implode("\n", $output));
+    }
+
     /** @param array<string, mixed> $options */
     private static function whoami(array $options): ParityResult
     {

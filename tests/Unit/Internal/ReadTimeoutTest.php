@@ -58,6 +58,18 @@ final class ReadTimeoutTest extends TestCase
         self::assertSame(0, (new ReadTimeout(0.0))->watch(self::transfer(ResponseSink::Buffered))(null, 0, 0, 0, 0));
     }
 
+    public function testAThrowingCallbackStopsOnlyItsTransferAndNothingLeavesThroughCurl(): void
+    {
+        $throwing = static function (): void {
+            throw new \RuntimeException('stop');
+        };
+
+        self::assertSame(1, (new ReadTimeout(0.0, $throwing))->watch(self::transfer(ResponseSink::Buffered))(null, 0, 0, 0, 0));
+        $timed = (new ReadTimeout(5.0, $throwing))->watch($transfer = self::transfer(ResponseSink::Buffered));
+        self::assertSame(1, $timed(null, 0, 0, 0, 0));
+        self::assertFalse($transfer->hasReadTimedOut(), 'not reported as the read timeout');
+    }
+
     public function testUnreadBytesOfAStreamedBodyAreTheReadersDelayNotTheServers(): void
     {
         $transfer = self::transfer(ResponseSink::Streamed);

@@ -38,6 +38,13 @@ final class OptionMapCurlTest extends TestCase
         self::assertSame(['/c.pem', ['/k.pem', 'pw']], [$both['cert'], $both['ssl_key']]);
     }
 
+    public function testWhatGuzzlesClientMakesOfDigestAndNtlmAuthAndTheOtherIssue14OptionsAreMapped(): void
+    {
+        self::assertSame(['http_auth' => ['digest', 'u', 'p:w']], self::mapped([\CURLOPT_HTTPAUTH => \CURLAUTH_DIGEST, \CURLOPT_USERPWD => 'u:p:w']));
+        self::assertSame(['http_auth' => ['ntlm', 'u', '']], self::mapped([\CURLOPT_HTTPAUTH => \CURLAUTH_NTLM, \CURLOPT_USERPWD => 'u']));
+        self::assertSame(['ip_resolve' => 'v6', 'capath' => '/etc/ssl/certs', 'cert_type' => 'P12', 'ssl_key_type' => 'DER'], self::mapped([\CURLOPT_IPRESOLVE => \CURL_IPRESOLVE_V6, \CURLOPT_CAPATH => '/etc/ssl/certs', \CURLOPT_SSLCERTTYPE => 'p12', \CURLOPT_SSLKEYTYPE => 'DER']));
+    }
+
     public function testWhatThePoolAlreadySetsIsAccepted(): void
     {
         self::assertSame([], self::mapped([\CURLOPT_NOSIGNAL => 1, \CURLOPT_TCP_NODELAY => true, \CURLOPT_IPRESOLVE => \CURL_IPRESOLVE_WHATEVER, \CURLOPT_SSL_VERIFYHOST => 2, 'body_as_string' => true]));
@@ -50,9 +57,11 @@ final class OptionMapCurlTest extends TestCase
         yield 'WRITEFUNCTION' => [[\CURLOPT_WRITEFUNCTION => 'strlen'], 'CURLOPT_WRITEFUNCTION is unsafe on a shared pool'];
         yield 'SHARE' => [[\CURLOPT_SHARE => null], 'CURLOPT_SHARE is unsafe on a shared pool'];
         yield 'FORBID_REUSE' => [[\CURLOPT_FORBID_REUSE => true], 'CURLOPT_FORBID_REUSE is unsafe on a shared pool'];
-        yield 'HTTPAUTH' => [[\CURLOPT_HTTPAUTH => \CURLAUTH_DIGEST], 'CURLOPT_HTTPAUTH: digest and NTLM authentication need a Client option'];
+        yield 'HTTPAUTH without USERPWD' => [[\CURLOPT_HTTPAUTH => \CURLAUTH_DIGEST], 'CURLOPT_HTTPAUTH: the Client answers one scheme, CURLAUTH_DIGEST or CURLAUTH_NTLM, with CURLOPT_USERPWD'];
+        yield 'HTTPAUTH any' => [[\CURLOPT_HTTPAUTH => \CURLAUTH_ANY, \CURLOPT_USERPWD => 'u:p'], 'CURLOPT_HTTPAUTH: the Client answers one scheme'];
+        yield 'USERPWD alone' => [[\CURLOPT_USERPWD => 'u:p'], 'CURLOPT_USERPWD: the Client answers one scheme'];
         yield 'an option without a Client option' => [[\CURLOPT_LOW_SPEED_LIMIT => 10], 'CURLOPT_LOW_SPEED_LIMIT (or its value) has no WarmHttp Client option'];
-        yield 'IPRESOLVE V6' => [[\CURLOPT_IPRESOLVE => \CURL_IPRESOLVE_V6], 'CURLOPT_IPRESOLVE (or its value)'];
+        yield 'IPRESOLVE 7' => [[\CURLOPT_IPRESOLVE => 7], 'CURLOPT_IPRESOLVE (or its value)'];
         yield 'VERIFYHOST 0 alone' => [[\CURLOPT_SSL_VERIFYHOST => 0], 'CURLOPT_SSL_VERIFYHOST (or its value)'];
     }
 

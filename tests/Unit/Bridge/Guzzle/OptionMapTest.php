@@ -70,11 +70,35 @@ final class OptionMapTest extends TestCase
         self::assertSame([], self::mapped(['crypto_method' => \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT, 'crypto_method_max' => \STREAM_CRYPTO_METHOD_TLSv1_3_CLIENT]));
     }
 
-    public function testForceIpResolveOnAnAddressOfThatFamilyChangesNothing(): void
+    public function testTheOptionsOfIssue14BecomeClientOptions(): void
     {
-        self::assertSame([], self::mapped(['force_ip_resolve' => 'v4'], 'http://127.0.0.1/'));
-        self::assertSame([], self::mapped(['force_ip_resolve' => 'v6'], 'http://[::1]/'));
+        $progress = static function (): void {};
+        $debug = fopen('php://temp', 'w+');
+        self::assertSame(['ip_resolve' => 'v4'], self::mapped(['force_ip_resolve' => 'v4'], 'http://example.com/'));
+        self::assertSame(['ip_resolve' => 'v6'], self::mapped(['force_ip_resolve' => 'v6']));
         self::assertSame([], self::mapped(['force_ip_resolve' => 'v5'], 'http://example.com/'), 'Guzzle ignores other values');
+        self::assertSame(['http_auth' => ['digest', 'u', 'p']], self::mapped(['auth' => ['u', 'p', 'digest']]));
+        self::assertSame(['http_auth' => ['ntlm', 'u', 'p']], self::mapped(['auth' => ['u', 'p', 'NTLM']]));
+        self::assertSame(['progress' => $progress], self::mapped(['progress' => $progress]));
+        self::assertSame(['debug' => $debug], self::mapped(['debug' => $debug]));
+        self::assertSame(['debug' => \STDOUT], self::mapped(['debug' => true]), 'Guzzle writes to STDOUT');
+        self::assertSame(['tls_min' => '1.3'], self::mapped(['crypto_method' => \STREAM_CRYPTO_METHOD_TLSv1_3_CLIENT]));
+        self::assertSame(['tls_max' => '1.2'], self::mapped(['crypto_method_max' => \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT]));
+        self::assertSame([], self::mapped(['crypto_method' => \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT, 'crypto_method_max' => \STREAM_CRYPTO_METHOD_TLSv1_3_CLIENT]), 'changes nothing');
+        self::assertSame(['verify' => true, 'capath' => sys_get_temp_dir()], self::mapped(['verify' => sys_get_temp_dir()]));
+        self::assertSame(['cert_type' => 'DER', 'ssl_key_type' => 'PEM'], self::mapped(['cert_type' => 'der', 'ssl_key_type' => 'pem']));
+    }
+
+    public function testACertificatesTypeComesFromItsExtensionAsInGuzzle(): void
+    {
+        $p12 = sys_get_temp_dir() . '/warmhttp-optionmap-' . getmypid() . '.p12';
+        touch($p12);
+        try {
+            self::assertSame(['cert' => $p12, 'cert_type' => 'P12'], self::mapped(['cert' => $p12]));
+            self::assertSame(['cert' => $p12, 'cert_type' => 'PEM'], self::mapped(['cert' => $p12, 'cert_type' => 'PEM']), 'cert_type wins');
+        } finally {
+            unlink($p12);
+        }
     }
 
     public function testFalsyDebugAndAuthBasicAreNotRefused(): void
@@ -85,17 +109,10 @@ final class OptionMapTest extends TestCase
     /** @return iterable<string, array{array<string, mixed>, string, string}> */
     public static function refused(): iterable
     {
-        yield 'debug' => [['debug' => true], 'debug', 'CURLOPT_VERBOSE'];
         yield 'on_trailers' => [['on_trailers' => static function (): void {}], 'on_trailers', 'trailers'];
-        yield 'progress' => [['progress' => static function (): void {}], 'progress', 'CURLOPT_XFERINFOFUNCTION'];
-        yield 'digest auth' => [['auth' => ['u', 'p', 'digest']], 'auth', 'CURLOPT_HTTPAUTH'];
-        yield 'ntlm auth' => [['auth' => ['u', 'p', 'ntlm']], 'auth', 'CURLOPT_HTTPAUTH'];
-        yield 'force_ip_resolve on a name' => [['force_ip_resolve' => 'v6'], 'force_ip_resolve', 'CURLOPT_IPRESOLVE'];
-        yield 'TLS 1.3 floor' => [['crypto_method' => \STREAM_CRYPTO_METHOD_TLSv1_3_CLIENT], 'crypto_method', 'CURLOPT_SSLVERSION'];
-        yield 'TLS ceiling' => [['crypto_method_max' => \STREAM_CRYPTO_METHOD_TLSv1_2_CLIENT], 'crypto_method_max', 'CURLOPT_SSLVERSION'];
-        yield 'a CA directory' => [['verify' => sys_get_temp_dir()], 'verify', 'CURLOPT_CAPATH'];
         yield 'multiplex none' => [['multiplex' => 'none'], 'multiplex', 'cannot opt one request out'];
-        yield 'a DER certificate' => [['cert_type' => 'DER'], 'cert_type', 'PEM'];
+        yield 'an engine key' => [['ssl_key_type' => 'eng'], 'ssl_key_type', 'the Client reads PEM, DER files only, not "ENG"'];
+        yield 'a provider certificate' => [['cert_type' => 'PROV'], 'cert_type', 'the Client reads PEM, DER, P12 files only'];
     }
 
     /** @param array<string, mixed> $options */
