@@ -15,8 +15,7 @@ use WarmHttp\Tests\Integration\Bridge\Parity\EchoOrigin;
 /**
  * Issue 14's Laravel items: `Http::withOptions()` with a proxy, a client certificate and a
  * progress callback, and `Http::withDigestAuth()`, through WarmHttp's provider and, for
- * contrast, through Laravel's own Guzzle handler. What the bridge cannot honour yet is refused
- * loudly, naming the option, before anything is sent (docs/bridges.md).
+ * contrast, through Laravel's own Guzzle handler: the same on both.
  */
 final class HttpFacadeOptionsTest extends TestCase
 {
@@ -70,58 +69,42 @@ final class HttpFacadeOptionsTest extends TestCase
         self::assertSame('SUCCESS CN=carol', $response->body());
     }
 
-    /**
-     * Refused until the Client has a per-request progress callback (docs/bridges.md): the
-     * caller learns at once, by name, and nothing is sent; Laravel alone calls it.
-     */
-    public function testWithOptionsProgressIsRefusedLoudlyThroughWarmHttp(): void
+    /** Guzzle's curl calls it with the download growing to its total; the bridge does the same. */
+    #[DataProvider('providers')]
+    public function testWithOptionsProgressSeesTheTransfer(bool $withWarmHttp): void
     {
-        $calls = 0;
-        $progress = static function () use (&$calls): void {
-            ++$calls;
+        LaravelApp::boot($withWarmHttp);
+        $calls = [];
+        $progress = static function (int $downloadTotal, int $downloaded, int $uploadTotal, int $uploaded) use (&$calls): void {
+            $calls[] = [$downloadTotal, $downloaded, $uploadTotal, $uploaded];
         };
         $origin = self::origin();
-        $origin->script(['/progress' => Answer::status(200, [], 'ok')]);
+        $origin->script(['/progress' => Answer::status(200, [], str_repeat('p', 100_000))]);
 
-        LaravelApp::boot(false);
-        self::assertSame('ok', self::response(Http::withOptions(['progress' => $progress])->get($origin->url('/progress')))->body());
-        self::assertGreaterThan(0, $calls, 'Laravel alone: Guzzle\'s curl calls it');
+        $response = self::response(Http::withOptions(['progress' => $progress])->get($origin->url('/progress')));
 
-        LaravelApp::boot();
-        $mark = $origin->mark();
-        self::assertRefused('progress', static fn() => Http::withOptions(['progress' => $progress])->get($origin->url('/progress')));
-        self::assertSame([], $origin->received($mark), 'nothing was sent');
+        self::assertSame(100_000, \strlen($response->body()));
+        self::assertNotSame([], $calls);
+        self::assertSame([100_000, 100_000, 0, 0], $calls[\count($calls) - 1]);
     }
 
-    /** Refused until the Client has an HTTP authentication option (CURLOPT_HTTPAUTH); Laravel alone answers the challenge. */
-    public function testWithDigestAuthIsRefusedLoudlyThroughWarmHttp(): void
+    /** libcurl answers the challenge, on both: the second request carries the Digest header. */
+    #[DataProvider('providers')]
+    public function testWithDigestAuthAnswersTheChallenge(bool $withWarmHttp): void
     {
+        LaravelApp::boot($withWarmHttp);
         $origin = self::origin();
         $challenge = Answer::status(401, ['WWW-Authenticate: Digest realm="test", qop="auth", nonce="abc123", opaque="xyz"'], 'who?', 'Unauthorized');
-
-        LaravelApp::boot(false);
         $origin->script(['/digest' => [$challenge, Answer::status(200, [], 'welcome')]]);
         $mark = $origin->mark();
-        self::assertSame('welcome', self::response(Http::withDigestAuth('user', 'pass')->get($origin->url('/digest')))->body());
+
+        self::assertSame('welcome', self::response(Http::withDigestAuth('user', 'pass')->post($origin->url('/digest'), ['a' => 1]))->body());
+
         $sent = $origin->received($mark);
-        self::assertCount(2, $sent, 'Laravel alone: curl answers the challenge');
-        self::assertStringStartsWith('Digest username="user", realm="test", nonce="abc123"', (string) $sent[1]->header('Authorization'));
-
-        LaravelApp::boot();
-        $mark = $origin->mark();
-        self::assertRefused('auth', static fn() => Http::withDigestAuth('user', 'pass')->get($origin->url('/digest')));
-        self::assertSame([], $origin->received($mark), 'nothing was sent');
-    }
-
-    /** @param \Closure(): mixed $send */
-    private static function assertRefused(string $option, \Closure $send): void
-    {
-        try {
-            $send();
-            self::fail("\"{$option}\" cannot be honoured by the bridge yet");
-        } catch (\Throwable $e) {
-            self::assertStringContainsString("The Guzzle request option \"{$option}\" is not supported by WarmHttp\\Bridge\\Guzzle\\Handler", $e->getMessage(), $e::class);
-        }
+        self::assertCount(2, $sent, 'a probe without the body, then the request with it');
+        self::assertSame('', $sent[0]->body);
+        self::assertStringStartsWith('Digest username="user", realm="test", nonce="abc123", uri="/digest"', (string) $sent[1]->header('Authorization'));
+        self::assertSame('{"a":1}', $sent[1]->body);
     }
 
     private static function origin(): EchoOrigin
