@@ -37,6 +37,11 @@ final class ClientCache
     /** @param array<string, mixed> $perRequest options derived from Guzzle's request options */
     public function for(array $perRequest): Client
     {
+        if (($perRequest['http_version'] ?? null) === '2-upgrade' && ($this->base['relay_sync'] ?? false) === true) {
+            // The relay asks for 1.1 or prior-knowledge h2 only: the request goes in HTTP/1.1,
+            // as Guzzle's does with a server that ignores the h2c offer.
+            $perRequest['http_version'] = '1.1';
+        }
         if (isset($perRequest['progress']) || isset($perRequest['debug'])) {
             // A callback or a stream: no key to cache by (serialize() refuses closures), and
             // each request's own; the Client is built for this request alone.

@@ -42,6 +42,31 @@ final class ClientCacheTest extends TestCase
         self::assertNotSame($cache->for([]), $cache->for(['timeout' => 1.0]));
     }
 
+    public function testACallbackOrAStreamGetsAClientOfItsOwn(): void
+    {
+        $cache = new ClientCache([]);
+        $progress = static function (): void {};
+
+        self::assertNotSame($cache->for(['progress' => $progress]), $cache->for(['progress' => $progress]));
+        self::assertNotSame($cache->for(['debug' => \STDERR]), $cache->for(['debug' => \STDERR]));
+    }
+
+    public function testRelaySyncTakesTheH2cOfferAsHttp11(): void
+    {
+        $cache = new ClientCache(['relay' => 'unix:///run/warmhttp/relay.sock', 'relay_sync' => true]);
+
+        self::assertSame('1.1', self::httpVersion($cache->for(['http_version' => '2-upgrade'])));
+        self::assertSame('2-upgrade', self::httpVersion((new ClientCache([]))->for(['http_version' => '2-upgrade'])));
+    }
+
+    private static function httpVersion(Client $client): ?string
+    {
+        $options = (new \ReflectionProperty(Client::class, 'options'))->getValue($client);
+        \assert($options instanceof \WarmHttp\Internal\Options);
+
+        return $options->string('http_version');
+    }
+
     /** @return array{mixed, mixed} CURLOPT_TIMEOUT_MS, CURLOPT_CONNECTTIMEOUT_MS */
     private static function timeouts(Client $client): array
     {
