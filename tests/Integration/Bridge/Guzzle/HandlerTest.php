@@ -103,10 +103,10 @@ final class HandlerTest extends TestCase
     public function testAnUnsupportedOptionIsRefusedByName(): void
     {
         try {
-            self::warmClient()->get(Rig::shared()->nginx()->url('h2', '/fast'), ['debug' => true]);
-            self::fail('debug has no Client option to map onto: it must be refused, not ignored');
+            self::warmClient()->get(Rig::shared()->nginx()->url('h2', '/fast'), ['on_trailers' => static function (): void {}]);
+            self::fail('on_trailers has no Client option to map onto: it must be refused, not ignored');
         } catch (RequestException $e) {
-            self::assertStringContainsString('"debug"', $e->getMessage());
+            self::assertStringContainsString('"on_trailers"', $e->getMessage());
             self::assertNull($e->getResponse());
         }
     }
