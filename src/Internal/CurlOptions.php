@@ -311,9 +311,9 @@ final class CurlOptions
         return match (true) {
             $httpVersion === '1.1' => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1],
             $httpVersion === '1.0' => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_0],
-            $httpVersion === '2-upgrade' && !$https => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2_0, \CURLOPT_PIPEWAIT => true],
             $httpVersion === '2' && !$https => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE, \CURLOPT_PIPEWAIT => true],
             $https => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2TLS, \CURLOPT_PIPEWAIT => true],
+            $httpVersion === '2-upgrade' => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_2_0, \CURLOPT_PIPEWAIT => true],
             default => [\CURLOPT_HTTP_VERSION => \CURL_HTTP_VERSION_1_1],
         };
     }
@@ -377,8 +377,7 @@ final class CurlOptions
     {
         // POST and PUT announce an empty body explicitly (libcurl writes Content-Length: 0);
         // GET, PATCH and the others send none, as Guzzle's curl does.
-        $method = $request->getMethod();
-        $curl = $method === 'POST' || $method === 'PUT' ? [\CURLOPT_POSTFIELDS => ''] : [];
+        $curl = \in_array($request->getMethod(), ['POST', 'PUT'], true) ? [\CURLOPT_POSTFIELDS => ''] : [];
         // With no body there is nothing that fails to rewind, so libcurl's silent re-send on
         // a dead reused connection cannot be stopped: such a request takes a new connection.
         if (!$safeToResend) {
