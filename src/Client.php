@@ -154,8 +154,8 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
             $transfer = new Transfer($this->specs[$request->method][$request->url] ?? $this->keptSpec($request), new Psr7Exchange($request));
             if (!$pool->sendAlone($transfer)) {
                 $pool->start($transfer);
+                $pool->wait($transfer);
             }
-            $pool->wait($transfer);
 
             return $transfer->response();
         }

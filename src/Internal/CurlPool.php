@@ -248,13 +248,13 @@ final class CurlPool
      * frame, on a kept handle, as start(), wait(), finish() and recycle() would do it. Their
      * calls and checks cost ~3 k instructions of a warm request (callgrind, issue 16). Returns
      * false, having done nothing, when the transfer needs the general path; a transfer that
-     * failed is handed to finish() (retry, classification) and its caller's wait().
+     * failed is handed to finish() (retry, classification) and wait(). Settled on true.
      */
     public function sendAlone(Transfer $transfer): bool
     {
         $spec = $transfer->spec;
         $profile = $spec->profile;
-        if ($profile === null || $this->active !== [] || $this->gate->counting || !isset($this->kept[$profile]) || $this->kept[$profile] === []) {
+        if ($profile === null || $this->active !== [] || $this->gate->counting || ($this->kept[$profile] ?? []) === []) {
             return false;
         }
         $transfer->attempt();
@@ -272,6 +272,7 @@ final class CurlPool
             if ($errno !== null) {
                 $this->finish($handle, $errno);
             }
+            $this->wait($transfer);
 
             return true;
         }
