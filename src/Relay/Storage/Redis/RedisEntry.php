@@ -28,7 +28,7 @@ final class RedisEntry
     private const UNSAFE_VALUE = "\r\n\0";
 
     /**
-     * @param list<mixed> $row m, u, h, b, k, a, c as LOAD returns them
+     * @param list<mixed> $row m, u, h, b, k, a, c as RedisSpool reads them
      *
      * @throws \UnexpectedValueException saying what is wrong with it
      */

@@ -63,34 +63,6 @@ final class RedisScripts
         LUA;
 
     /**
-     * KEYS: the request hashes of a page of stream entries. ARGV: the largest body to load.
-     * For each key: 0 when it is gone (delivered by a worker that took it over), a sentence when
-     * it cannot be a request (another type, a body over the limit: a value nobody loads into
-     * the worker's memory), else its fields m, u, h, b, k, a, c (false where missing). One
-     * command per page instead of one HMGET per request, and a key of the wrong type, which
-     * anyone who can write to Redis may leave, does not fail the whole page.
-     */
-    public const LOAD = <<<'LUA'
-        local out = {}
-        for i, key in ipairs(KEYS) do
-            local kind = redis.call('TYPE', key).ok
-            if kind == 'none' then
-                out[i] = 0
-            elseif kind ~= 'hash' then
-                out[i] = 'its key holds a ' .. kind .. ', not a hash'
-            else
-                local size = redis.call('HSTRLEN', key, 'b')
-                if size > tonumber(ARGV[1]) then
-                    out[i] = 'its body of ' .. size .. ' bytes is over --max-body (' .. ARGV[1] .. ')'
-                else
-                    out[i] = redis.call('HMGET', key, 'm', 'u', 'h', 'b', 'k', 'a', 'c')
-                end
-            end
-        end
-        return out
-        LUA;
-
-    /**
      * KEYS: seq. ARGV: how many ids. Returns the last of them. A seq that is not there (a new
      * Redis, or one that lost its data: FLUSHALL, a restart without persistence) starts from
      * Redis TIME in microseconds, not 0: ids given after the loss never meet the ones workers

@@ -376,7 +376,7 @@ final class RedisSpool implements SpoolStore
     }
 
     /**
-     * The requests behind the entries (one LOAD script call). An entry whose request is gone
+     * The requests behind the entries (rows()). An entry whose request is gone
      * (delivered by another worker that took it over) or already held here is acknowledged and
      * dropped; one whose request no relay could have written becomes a dead letter (RedisEntry).
      *
@@ -392,21 +392,21 @@ final class RedisSpool implements SpoolStore
         if ($found === []) {
             return [];
         }
-        $rows = RedisConnection::script($redis, RedisScripts::LOAD, array_map($this->keys->request(...), array_values($found)), [$this->maxBodyBytes]);
+        $rows = $this->rows($redis, array_values($found));
         [$requests, $stale, $malformed] = [[], [], []];
         foreach (array_keys($found) as $i => $entry) {
             $id = $found[$entry];
-            $row = \is_array($rows) ? ($rows[$i] ?? 0) : 0;
+            $row = $rows[$i] ?? 0;
             if (($this->entries[$id] ?? null) === $entry) {
                 continue; // this worker's own, taken back by XAUTOCLAIM before its heartbeat: still held
             }
-            if ($id <= 0 || $row === 0 || (\is_array($row) && ($row[0] ?? false) === false) || isset($skip[$id]) || isset($this->entries[$id])) {
+            if ($id <= 0 || $row === 0 || isset($skip[$id]) || isset($this->entries[$id])) {
                 $stale[$entry] = $id;
 
                 continue;
             }
             try {
-                $requests[] = RedisEntry::hydrate($id, \is_array($row) ? array_values($row) : throw new \UnexpectedValueException(RedisConnection::text($row)));
+                $requests[] = RedisEntry::hydrate($id, \is_array($row) ? $row : throw new \UnexpectedValueException(RedisConnection::text($row)));
                 $this->entries[$id] = $entry;
             } catch (\UnexpectedValueException $e) {
                 $malformed[$entry] = [$id, \is_string($row) ? 'not a request: ' . $row : 'malformed: ' . $e->getMessage()];
@@ -416,6 +416,46 @@ final class RedisSpool implements SpoolStore
         $this->deadLetterMalformed($redis, $malformed);
 
         return $requests;
+    }
+
+    /**
+     * The request hashes behind a page of entries (one pipelined HMGET each), each as 0 (gone,
+     * or no method: delivered by a worker that took it over), a sentence (not a hash, a body over
+     * --max-body), or its fields m, u, h, b, k, a, c. The body is read before its size is
+     * judged: asking its size first (HSTRLEN, then the bodies in a second round trip) or a Lua
+     * script doing both cost 2 more commands per delivery and 5-15 µs more Redis CPU per
+     * delivery in the fleet bench (relay/redis-deliver rows, two runs each side by side, noisy),
+     * and Redis CPU is what a fleet's capacity is made of. Someone who can write to Redis can
+     * still make a worker load a huge value: an attack on availability, as deleting the
+     * stream is (docs/relay.md, threat model).
+     *
+     * @param list<int> $ids
+     *
+     * @return list<0|string|list<mixed>>
+     *
+     * @throws \RedisException
+     */
+    private function rows(\Redis $redis, array $ids): array
+    {
+        $pipe = $redis->multi(\Redis::PIPELINE);
+        foreach ($ids as $id) {
+            $pipe->hMGet($this->keys->request($id), ['m', 'u', 'h', 'b', 'k', 'a', 'c']);
+        }
+        $replies = $pipe->exec();
+        $redis->clearLastError(); // a key of another type answered WRONGTYPE: said per row below
+        $rows = [];
+        foreach (array_keys($ids) as $i) {
+            $fields = \is_array($replies) ? $replies[$i] ?? false : false;
+            $body = \is_array($fields) ? $fields['b'] ?? false : false;
+            $rows[] = match (true) {
+                !\is_array($fields) => 'its key is not a hash',
+                ($fields['m'] ?? false) === false => 0,
+                \is_string($body) && \strlen($body) > $this->maxBodyBytes => \sprintf('its body of %d bytes is over --max-body (%d)', \strlen($body), $this->maxBodyBytes),
+                default => array_values($fields),
+            };
+        }
+
+        return $rows;
     }
 
     /**
