@@ -26,11 +26,26 @@ final class DeferredSends
     /** Entries sent per flush: a unit of work's tail stays bounded; the rest go next time. */
     private const BATCH = 500;
 
+    /**
+     * The longest delay between two attempts of one entry (FallbackSender's retry cap). Here, so a
+     * flush that finds nothing to send (every PHP-FPM request's) does not load FallbackSender.
+     */
+    public const RETRY_CAP_SECONDS = 300.0;
+
     /** @var list<array{FallbackEntry, LoggerInterface}> */
     private static array $memory = [];
 
-    /** @var array<string, array{FallbackJournal, ?LoggerInterface}> directory => journal, and its Client's logger (null: error_log) */
+    /** @var array<string, ?LoggerInterface> journal directory => its Client's logger (null: error_log) */
     private static array $journals = [];
+
+    /**
+     * Journals opened, when first written to or found due: a PHP-FPM request whose request the
+     * relay took only stats the marker (JournalMarker) and loads neither FallbackJournal nor
+     * FallbackSender.
+     *
+     * @var array<string, FallbackJournal>
+     */
+    private static array $opened = [];
 
     /** @var array<string, true> journals written to since their last scan */
     private static array $dirty = [];
@@ -42,16 +57,30 @@ final class DeferredSends
     private static ?FallbackSender $sender = null;
 
     /**
-     * A journal this process uses: flushes scan it. Costs nothing until a flush: without a
-     * logger of the Client's, the error_log one is made only when there is something to say
-     * (every relay Client watches, once per PHP-FPM request: 4 files of psr/log less).
+     * A journal this process uses (or its directory; null: the default one): flushes scan it.
+     * Costs nothing until a flush: without a logger of the Client's, the error_log one is made
+     * only when there is something to say (every relay Client watches, once per PHP-FPM request:
+     * 4 files of psr/log less).
      */
-    public static function watch(FallbackJournal $journal, ?LoggerInterface $logger = null): void
+    public static function watch(FallbackJournal|string|null $journal, ?LoggerInterface $logger = null): void
     {
-        if (!isset(self::$journals[$journal->dir]) || self::$journals[$journal->dir][1] === null) {
-            self::$journals[$journal->dir] = [$journal, $logger];
+        if ($journal instanceof FallbackJournal) {
+            self::$opened[$journal->dir] ??= $journal;
+        }
+        $dir = $journal instanceof FallbackJournal ? $journal->dir : ($journal ?? JournalMarker::defaultDirectory());
+        if (!isset(self::$journals[$dir])) {
+            self::$journals[$dir] = $logger; // the first Client's logger; one without, replaced
         }
         self::register();
+    }
+
+    /** The process's journal in $dir (null: the default one), watched: the instance flushes scan. */
+    public static function journal(?string $dir, ?LoggerInterface $logger = null): FallbackJournal
+    {
+        $dir ??= JournalMarker::defaultDirectory();
+        self::watch($dir, $logger);
+
+        return self::$opened[$dir] ??= new FallbackJournal($dir);
     }
 
     public static function journaled(FallbackJournal $journal): void
@@ -82,10 +111,10 @@ final class DeferredSends
         try {
             self::sendFromMemory();
             $now = microtime(true);
-            foreach (self::$journals as $dir => [$journal, $logger]) {
-                if (isset(self::$dirty[$dir]) || $journal->needsScan($now, FallbackSender::CAP_SECONDS)) {
+            foreach (self::$journals as $dir => $logger) {
+                if (isset(self::$dirty[$dir]) || JournalMarker::due($dir, $now, self::RETRY_CAP_SECONDS)) {
                     unset(self::$dirty[$dir]);
-                    self::sendFromJournal($journal, $logger ?? new ErrorLogLogger());
+                    self::sendFromJournal(self::$opened[$dir] ??= new FallbackJournal($dir), $logger ?? new ErrorLogLogger());
                 }
             }
         } finally {
@@ -122,7 +151,7 @@ final class DeferredSends
     private static function sendFromJournal(FallbackJournal $journal, LoggerInterface $logger): void
     {
         try {
-            $names = $journal->due(microtime(true), FallbackSender::CAP_SECONDS, self::BATCH);
+            $names = $journal->due(microtime(true), self::RETRY_CAP_SECONDS, self::BATCH);
         } catch (JournalUnwritable $e) {
             $logger->error('The fallback journal cannot be read: ' . $e->getMessage());
 

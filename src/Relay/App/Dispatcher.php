@@ -7,6 +7,8 @@ namespace WarmHttp\Relay\App;
 use Psr\Http\Message\RequestInterface;
 use Psr\Log\LoggerInterface;
 use WarmHttp\Exception\RequestException;
+use WarmHttp\Internal\ErrorLogLogger;
+use WarmHttp\Internal\Options;
 use WarmHttp\Relay\Guard\DestinationGuard;
 use WarmHttp\Relay\Guard\RefusedDestination;
 use WarmHttp\Relay\Guard\UnresolvableHost;
@@ -25,17 +27,22 @@ final class Dispatcher
 {
     private readonly ?RelaySocket $socket;
 
-    private readonly DestinationGuard $guard;
+    /** Made on the first fallback, as the policy, the journal and the logger: a hand-off the relay takes makes none of them. */
+    private ?DestinationGuard $guard = null;
 
+    /**
+     * @param FallbackPolicy|Options       $policy  the policy, or the Client's options to read it from on the first fallback
+     * @param FallbackJournal|string|null  $journal the journal, or its directory (null: the default one), opened on the first fallback
+     * @param LoggerInterface|null         $logger  null: error_log, made when there is something to say
+     */
     public function __construct(
         private readonly ?RelayAddress $relay,
         private readonly ?string $token,
-        private readonly LoggerInterface $logger,
-        private readonly FallbackPolicy $policy,
-        private readonly FallbackJournal $journal,
+        private readonly ?LoggerInterface $logger,
+        private FallbackPolicy|Options $policy,
+        private FallbackJournal|string|null $journal,
     ) {
         $this->socket = $relay !== null ? new RelaySocket($relay) : null;
-        $this->guard = $policy->guard();
         DeferredSends::watch($journal, $logger);
     }
 
@@ -72,18 +79,26 @@ final class Dispatcher
     private function fallBack(RequestInterface $request, string $why): void
     {
         $this->checkDestination($request, $why);
-        $entry = FallbackEntry::of($request, $request->getHeaderLine('Idempotency-Key'), $this->policy, $this->relay, $this->token);
+        $policy = $this->policy();
+        $journal = $this->journal = $this->journal instanceof FallbackJournal ? $this->journal : DeferredSends::journal($this->journal, $this->logger);
+        $logger = $this->logger ?? new ErrorLogLogger();
+        $entry = FallbackEntry::of($request, $request->getHeaderLine('Idempotency-Key'), $policy, $this->relay, $this->token);
         $context = ['reason' => $why, 'method' => $request->getMethod(), 'uri' => (string) $request->getUri()];
         try {
-            $this->journal->append($entry);
+            $journal->append($entry);
         } catch (JournalUnwritable $e) {
-            $this->logger->error('Relay hand-off failed and the fallback journal could not be written; the request is held IN MEMORY only and is lost if this process dies before the end of this unit of work', $context + ['journal_error' => $e->getMessage()]);
-            DeferredSends::keep($entry, $this->logger);
+            $logger->error('Relay hand-off failed and the fallback journal could not be written; the request is held IN MEMORY only and is lost if this process dies before the end of this unit of work', $context + ['journal_error' => $e->getMessage()]);
+            DeferredSends::keep($entry, $logger);
 
             return;
         }
-        DeferredSends::journaled($this->journal);
-        $this->logger->warning('Relay hand-off failed; the request was written to the fallback journal and is sent at the end of this unit of work', $context + ['journal' => $this->journal->dir]);
+        DeferredSends::journaled($journal);
+        $logger->warning('Relay hand-off failed; the request was written to the fallback journal and is sent at the end of this unit of work', $context + ['journal' => $journal->dir]);
+    }
+
+    private function policy(): FallbackPolicy
+    {
+        return $this->policy = $this->policy instanceof FallbackPolicy ? $this->policy : FallbackPolicy::fromOptions($this->policy);
     }
 
     /**
@@ -96,7 +111,7 @@ final class Dispatcher
     private function checkDestination(RequestInterface $request, string $why): void
     {
         try {
-            $this->guard->check($request->getUri()->getHost());
+            ($this->guard ??= $this->policy()->guard())->check($request->getUri()->getHost());
         } catch (UnresolvableHost) {
             return;
         } catch (RefusedDestination $e) {

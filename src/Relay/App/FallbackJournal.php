@@ -25,14 +25,6 @@ final class FallbackJournal
     /** The entry count is read from disk at most this often; appends in between count themselves. */
     private const RECOUNT_SECONDS = 1.0;
 
-    /**
-     * The marker's mtime says when the journal next needs a look; even with nothing due, some
-     * process looks this often, so an entry whose signal was lost in a race still goes out.
-     */
-    private const RECHECK_SECONDS = 60;
-
-    private const MARKER = 'next-scan';
-
     /** An append takes milliseconds: a temp file this old belongs to a process that died. */
     private const STALE_TEMP_SECONDS = 3600;
 
@@ -50,7 +42,7 @@ final class FallbackJournal
     /** Per user, so no other user's process can read or plant entries; under the temp directory. */
     public static function defaultDirectory(): string
     {
-        return rtrim(sys_get_temp_dir(), '/') . '/warmhttp-' . ProcessUser::id() . '/fallback';
+        return JournalMarker::defaultDirectory();
     }
 
     /** @throws JournalUnwritable */
@@ -63,7 +55,7 @@ final class FallbackJournal
         $name = \sprintf('%d-%s.0.0.req', (int) ($entry->request->createdAt * 1e6), bin2hex(random_bytes(8)));
         $this->writeDurably($name, $entry->encode());
         ++$this->entries;
-        @touch($this->dir . '/' . self::MARKER, time());
+        @touch(JournalMarker::in($this->dir), time());
     }
 
     /**
@@ -74,17 +66,14 @@ final class FallbackJournal
      */
     public function needsScan(float $now, float $maxDelay): bool
     {
-        clearstatcache(true, $this->dir . '/' . self::MARKER);
-        $at = @filemtime($this->dir . '/' . self::MARKER);
-
-        return $at !== false && ($at <= $now || $at > $now + $maxDelay + self::RECHECK_SECONDS);
+        return JournalMarker::due($this->dir, $now, $maxDelay);
     }
 
     /** After a scan: the marker says when the soonest retry is due, or a recheck at the latest. */
     public function scanned(float $now): void
     {
-        $at = (int) ceil(min($this->soonest, $now + self::RECHECK_SECONDS));
-        @touch($this->dir . '/' . self::MARKER, $at);
+        $at = (int) ceil(min($this->soonest, $now + JournalMarker::RECHECK_SECONDS));
+        @touch(JournalMarker::in($this->dir), $at);
         $this->soonest = \INF;
     }
 

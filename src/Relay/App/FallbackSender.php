@@ -32,7 +32,7 @@ final class FallbackSender
     public const MAX_AGE_SECONDS = 86400.0;
 
     /** The longest backoff between two attempts. */
-    public const CAP_SECONDS = 300.0;
+    public const CAP_SECONDS = DeferredSends::RETRY_CAP_SECONDS;
 
     private readonly RetryPolicy $policy;
 
