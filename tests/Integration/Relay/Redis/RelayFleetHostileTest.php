@@ -57,7 +57,8 @@ final class RelayFleetHostileTest extends TestCase
         self::assertSame([900001, 900002, 900003, 900004, 900005, 900006], array_keys($failed));
         self::assertStringContainsString('its body of 2048 bytes is over --max-body (1024)', $failed[900004]);
         self::assertStringContainsString('not a request: its key is not a hash', $failed[900005]);
-        self::assertStringContainsString('its method is missing or not a token', $failed[900003]);
+        self::assertStringContainsString('its method or a header name is not a token', $failed[900003]);
+        self::assertStringContainsString('a header value holds CR, LF or NUL', $failed[900002]);
         self::assertStringNotContainsString('The delivery worker exited', $relay->log());
         self::assertSame(6, substr_count($relay->log(), 'A request in Redis no relay could have written'));
         self::assertSame(0, $client->xLen(self::PREFIX . 'stream'), 'the entry without an id is dropped, not claimed for ever');
