@@ -292,7 +292,9 @@ final class CurlPool
     /** Drives transfers until this one has settled, moving every other one along too. */
     public function wait(Transfer $transfer): void
     {
-        if ($transfer->streamedBody === null && \count($this->active) === 1 && $this->headersIn === [] && !$this->gate->counting) {
+        // Only when it is this transfer that is alone in curl: one that settled already, or a
+        // streamed one (settled at its head by perform()), must not wait for another's end.
+        if ($transfer->streamedBody === null && \count($this->active) === 1 && reset($this->active) === $transfer && $this->headersIn === [] && !$this->gate->counting) {
             $errno = $this->driveAlone();
             if ($errno !== null) {
                 $handle = reset($this->handles);

@@ -28,6 +28,25 @@ final class StreamingTest extends RigTestCase
         self::assertLessThan(16 << 20, $peak, 'the body must not pile up in memory');
     }
 
+    /**
+     * A lone buffered transfer is driven to its end without the rounds' bookkeeping
+     * (CurlPool::driveAlone): waiting on one that settled already must not drive another
+     * transfer's streamed body to its end instead.
+     */
+    public function testWaitingOnASettledResponseDoesNotWaitForAStreamedBodyInFlight(): void
+    {
+        $plain = self::client();
+        $settled = $plain->sendAsync($plain->createRequest('GET', self::nginxUrl('h2')));
+        self::assertSame('ok', (string) $settled->wait()->getBody());
+        $streaming = self::client(['stream' => true]);
+        $dripping = $streaming->sendRequest($streaming->createRequest('GET', self::nginxUrl('h2', '/drip')));
+
+        $started = microtime(true);
+        self::assertSame(200, $settled->wait()->getStatusCode());
+        self::assertLessThan(0.3, microtime(true) - $started, 'the drip answers its second half after 0.5 s');
+        self::assertSame('first,second', (string) $dripping->getBody());
+    }
+
     public function testClosingABodyEarlyFreesTheTransfer(): void
     {
         $client = self::client(['stream' => true]);
