@@ -152,12 +152,18 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
         if ($request instanceof LazyRequest && $this->direct && $this->observers === null && $request->isAsCreated() && \Fiber::getCurrent() === null) {
             // start() and wait() written out for the warm case: a call less each (issue 16)
             $transfer = new Transfer($this->specs[$request->method][$request->url] ?? $this->keptSpec($request), new Psr7Exchange($request));
-            if (!$pool->sendAlone($transfer)) {
+            $outcome = $pool->sendAlone($transfer);
+            if ($outcome instanceof ResponseInterface) {
+                return $outcome;
+            }
+            if ($outcome === null) {
                 $pool->start($transfer);
                 $pool->wait($transfer);
+
+                return $transfer->response();
             }
 
-            return $transfer->response();
+            throw $outcome;
         }
         $transfer = $this->start($request, $pool);
         if (\Fiber::getCurrent() === null) {

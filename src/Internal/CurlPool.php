@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Internal;
 
 use Psr\Http\Client\ClientExceptionInterface;
+use Psr\Http\Message\ResponseInterface;
 use WarmHttp\PoolStats;
 
 /**
@@ -247,15 +248,16 @@ final class CurlPool
      * $profile) and finds nothing else in the pool: started, driven and settled here in one
      * frame, on a kept handle, as start(), wait(), finish() and recycle() would do it. Their
      * calls and checks cost ~3 k instructions of a warm request (callgrind, issue 16). Returns
-     * false, having done nothing, when the transfer needs the general path; a transfer that
-     * failed is handed to finish() (retry, classification) and wait(). Settled on true.
+     * null, having done nothing, when the transfer needs the general path; a transfer that
+     * failed is handed to finish() (retry, classification) and wait(). The outcome is returned,
+     * not settled: only the caller holds this transfer (no listener, no fiber waits on it).
      */
-    public function sendAlone(Transfer $transfer): bool
+    public function sendAlone(Transfer $transfer): ResponseInterface|ClientExceptionInterface|null
     {
         $spec = $transfer->spec;
         $profile = $spec->profile;
         if ($profile === null || $this->active !== [] || $this->gate->counting || ($this->kept[$profile] ?? []) === []) {
-            return false;
+            return null;
         }
         $transfer->attempt();
         [$handle, $url] = array_pop($this->kept[$profile]);
@@ -274,19 +276,19 @@ final class CurlPool
             }
             $this->wait($transfer);
 
-            return true;
+            return $transfer->outcome();
         }
         unset($this->active[$id], $this->handles[$id]);
         curl_multi_remove_handle($this->multi, $handle);
         $info = CurlInfo::read($handle, ($spec->curlOptions[\CURLOPT_FOLLOWLOCATION] ?? false) === true);
         $this->counters->record($spec->host, $info);
-        $transfer->settle($transfer->exchange->response($transfer, $handle, $info));
+        $outcome = $transfer->exchange->response($transfer, $handle, $info);
         if (\count($this->spare) + $this->keptCount < self::SPARE_HANDLES) {
             $this->kept[$profile][] = [$handle, $spec->url];
             ++$this->keptCount;
         }
 
-        return true;
+        return $outcome;
     }
 
     /** Drives transfers until this one has settled, moving every other one along too. */
