@@ -87,8 +87,12 @@ final class RelayFleetOperatorTest extends TestCase
     public function testARedisThatLostEverythingUnderARunningFleetLosesNothingAcknowledged(): void
     {
         $redis = RedisServer::start();
-        $origin = FleetOrigin::start(delayMs: 20);
-        [$first, $second] = [FleetRelay::start($redis->url(), ['--allow-private-networks']), FleetRelay::start($redis->url(), ['--allow-private-networks'])];
+        $origin = FleetOrigin::start(delayMs: 5);
+        // a fleet cap of 4 keeps the queue in Redis (what the flush loses) and php -S's 8 workers
+        // from stalling: without it, on a loaded machine, deliveries hung there for the whole
+        // 30 s --timeout (retried and delivered, but past this test's wait)
+        $options = ['--allow-private-networks', '--max-per-host=4'];
+        [$first, $second] = [FleetRelay::start($redis->url(), $options), FleetRelay::start($redis->url(), $options)];
         $caller = new FleetCaller();
         $dispatch = static function (int $from, int $to) use ($caller, $first, $second, $origin): void {
             foreach (range($from, $to) as $i) {
@@ -103,7 +107,7 @@ final class RelayFleetOperatorTest extends TestCase
         $redis->client()->flushAll(); // FLUSHALL, or a restart without persistence: ~100 forwarded and not delivered
         $dispatch(150, 299);
 
-        self::assertSame([], $origin->awaitDelivered(range(0, 299), 20.0), $first->log() . $second->log());
+        self::assertSame([], $origin->awaitDelivered(range(0, 299), 30.0), $first->log() . $second->log());
         $log = $first->log() . $second->log();
         self::assertStringContainsString('Redis no longer had this relay\'s journal position', $log, 'said loudly');
         self::assertStringNotContainsString('The delivery worker exited', $log);
