@@ -19,6 +19,13 @@ final class StateFiles
     public const UMASK = 0o077;
 
     /**
+     * What the relay keeps beside its spool (or a fleet relay's journal base): SQLite's files,
+     * the locks, the journal directory, the metrics file, the socket record, a fleet relay's id
+     * and forwarding position; a damaged spool moved aside is `.damaged-<time>`.
+     */
+    private const SUFFIXES = ['', '-wal', '-shm', '-journal', '.lock', '.worker.lock', '.journal', '.metrics.json', '.metrics.json.tmp', '.socket', '.socket.tmp', '.relay-id', '.forwarded'];
+
+    /**
      * Removes group and other permissions from the relay's own files beside the spool (the
      * spool's path and every name it prefixes, one level into directories such as the journal).
      * The socket keeps its 0660: the web server's group connects through it.
@@ -29,6 +36,9 @@ final class StateFiles
     {
         $changed = [];
         foreach (glob(self::escaped($spool) . '*') ?: [] as $path) {
+            if (!self::isOurs(substr($path, \strlen($spool)))) {
+                continue; // a neighbour that merely shares the prefix (`relay.out` beside `relay`)
+            }
             $changed = [...$changed, ...self::tightenOne($path)];
             if (is_dir($path) && !is_link($path)) {
                 foreach (glob(self::escaped($path) . '/*') ?: [] as $inside) {
@@ -38,6 +48,12 @@ final class StateFiles
         }
 
         return $changed;
+    }
+
+    /** Whether what follows the spool's path names one of the relay's own files. */
+    private static function isOurs(string $suffix): bool
+    {
+        return \in_array($suffix, self::SUFFIXES, true) || str_starts_with($suffix, '.damaged-');
     }
 
     /** @return list<string> */

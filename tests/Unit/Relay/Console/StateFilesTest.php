@@ -62,6 +62,21 @@ final class StateFilesTest extends TestCase
         fclose($socket);
     }
 
+    public function testNeighboursThatShareTheSpoolsPrefixAreNotTouched(): void
+    {
+        // A fleet relay's --journal=/srv/app/relay beside the operator's relay.out and relay-notes.
+        $base = $this->dir . '/relay';
+        foreach (['.out', '-notes', 's.sqlite', '.journal.bak'] as $suffix) {
+            $this->file($base . $suffix, 0o644);
+        }
+        $this->file($base . '.relay-id', 0o644);
+
+        self::assertSame([$base . '.relay-id'], StateFiles::tighten($base));
+        foreach (['.out', '-notes', 's.sqlite', '.journal.bak'] as $suffix) {
+            self::assertSame(0o644, fileperms($base . $suffix) & 0o777, $suffix);
+        }
+    }
+
     public function testASymlinkIsNotFollowed(): void
     {
         $this->file($this->dir . '/elsewhere', 0o644);
