@@ -84,6 +84,9 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
      */
     private array $specs = [];
 
+    /** The pool sendRequest() last used: CurlPool::get() is asked again when the pid changed (fork). */
+    private static ?CurlPool $pool = null;
+
     /** Specs kept at most per method: a client that never repeats a URL builds one per request, as before. */
     private const KEPT_SPECS = 256;
 
@@ -148,7 +151,11 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
                 return $response;
             }
         }
-        $pool = CurlPool::get();
+        // CurlPool::get(), its pid check written out: ~0.8 k instructions less per request (callgrind)
+        $pool = self::$pool;
+        if ($pool === null || $pool->pid !== getmypid()) {
+            $pool = self::$pool = CurlPool::get();
+        }
         if ($request instanceof LazyRequest && $this->direct && $this->observers === null && $request->isAsCreated() && \Fiber::getCurrent() === null) {
             // start() and wait() written out for the warm case: a call less each (issue 16)
             $transfer = new Transfer($this->specs[$request->method][$request->url] ?? $this->keptSpec($request), new Psr7Exchange($request));
