@@ -91,7 +91,7 @@ final class BadInputTest extends RigTestCase
         yield 'string timeout' => [['timeout' => '5'], 'Option "timeout" must be a number of seconds'];
         yield 'negative timeout' => [['timeout' => -1], 'Option "timeout" must be a number of seconds'];
         yield 'verify as string' => [['verify' => 'yes'], 'Option "verify" must be a bool'];
-        yield 'http version 3' => [['http_version' => '3'], 'Option "http_version" must be "1.1" or "2"'];
+        yield 'http version 3' => [['http_version' => '3'], 'Option "http_version" must be "1.1", "2" or "2-upgrade"'];
         yield 'zero connections' => [['max_host_connections' => 0], 'Option "max_host_connections" must be a positive int'];
         yield 'missing cafile' => [['cafile' => '/nonexistent/ca.pem'], 'Option "cafile": the file "/nonexistent/ca.pem" does not exist'];
         yield 'header list' => [['headers' => ['X-A']], 'Option "headers" must be an array of header name => string value'];
