@@ -54,7 +54,7 @@ final class Assembly
         $router = new Router($config, $journal, self::upstream($config, $logger), $sync, $metrics, $logger, $gauges);
         $listeners = ListeningSockets::open($config->socketPath, $config->tcpAddress, $config->token);
 
-        return new FrontProcess($config, $listeners, $router, $sync, WorkerHandle::forFront($argv, $logger), $logger);
+        return new FrontProcess($config, $listeners, $router, $sync, WorkerHandle::forFront($argv, $logger, $config->ackRedis), $logger);
     }
 
     /** @param int $frontPid the front process that started this worker; it stops when that one is gone */

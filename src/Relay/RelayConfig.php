@@ -49,5 +49,9 @@ final readonly class RelayConfig
         public ?RedisAddress $redis = null,
         // Redis: a request another relay took and left idle this long is taken over (its relay died).
         public float $claimAfter = 60.0,
+        // Redis: the 202 waits until the forwarder has put the request into Redis (a host lost
+        // with its disk loses nothing acknowledged), at most $ackTimeout, then says "journal".
+        public bool $ackRedis = false,
+        public float $ackTimeout = 1.0,
     ) {}
 }

@@ -38,6 +38,8 @@ final class RelayCommand extends Command
             ->addOption('spool', null, InputOption::VALUE_REQUIRED, RelayLocation::spoolHelp('The SQLite spool file, or redis://[[user]:password@]host[:port][/db][?prefix=...] (rediss:// for TLS; redis+sentinel://sentinel1,sentinel2/service[/db]) for a spool shared by a fleet of relays'))
             ->addOption('journal', null, InputOption::VALUE_REQUIRED, \sprintf('With a redis:// spool: base path of this relay\'s local journal, lock and metrics (default %s)', RelayConfig::DEFAULT_JOURNAL))
             ->addOption('claim-after', null, InputOption::VALUE_REQUIRED, 'With a redis:// spool: a request another relay took and left untouched this long is taken over (that relay died), seconds', '60')
+            ->addOption('ack', null, InputOption::VALUE_REQUIRED, 'With a redis:// spool: when a dispatch gets its 202. journal: once in the local journal (a host lost with its disk loses what it had not forwarded yet); redis: once the forwarder put it into Redis (X-WarmHttp-Durability says which it got)', 'journal')
+            ->addOption('ack-timeout', null, InputOption::VALUE_REQUIRED, 'With --ack=redis: answer 202 from the local journal after this many seconds without Redis (X-WarmHttp-Durability: journal)', '1')
             ->addOption('spool-sync', null, InputOption::VALUE_REQUIRED, 'normal: a 202 survives the relay being killed or restarted (the journal write is in the page cache); full: it survives power loss too (one fdatasync per group of requests)', 'normal')
             ->addOption('spool-reserve', null, InputOption::VALUE_REQUIRED, 'Refuse new requests (507) when less than this many bytes are free on the spool disk', '16777216')
             ->addOption('cafile', null, InputOption::VALUE_REQUIRED, 'CA bundle for upstream TLS (as the client option)')
@@ -262,7 +264,23 @@ final class RelayCommand extends Command
             guardSync: (bool) $input->getOption('guard-sync'),
             redis: $redis,
             claimAfter: self::seconds($input, 'claim-after', positive: true),
+            ackRedis: self::ackRedis($input, $redis),
+            ackTimeout: self::seconds($input, 'ack-timeout', positive: true),
         );
+    }
+
+    /** --ack=redis waits for a Redis spool's forwarder: it has no meaning with SQLite. */
+    private static function ackRedis(InputInterface $input, ?RedisAddress $redis): bool
+    {
+        $ack = self::string($input, 'ack');
+        if ($ack !== 'journal' && $ack !== 'redis') {
+            throw new \InvalidArgumentException(\sprintf('--ack must be "journal" or "redis", got "%s".', $ack));
+        }
+        if ($ack === 'redis' && $redis === null) {
+            throw new \InvalidArgumentException('--ack=redis needs a redis:// spool (--spool=redis://...): with a SQLite spool the 202 already follows the local journal, and there is no Redis to wait for.');
+        }
+
+        return $ack === 'redis';
     }
 
     /**

@@ -71,7 +71,10 @@ final class FrontProcess
             $now = self::now();
             $this->pollSockets($this->waitSeconds($pool->inFlight() > 0), $now);
             // Acknowledge what arrived before any curl work: a caller is blocked until its 202.
-            $this->router->commit();
+            if ($this->router->commit($now) > 0) {
+                $this->worker->wake();
+            }
+            $this->router->expireWaiters(self::now());
             $this->callers->reap();
             if ($this->sync->inFlight() > 0) {
                 // Sync answers settle inside the tick; the reap after it closes their
@@ -128,7 +131,12 @@ final class FrontProcess
             return 0.0;
         }
 
-        return $transfersInFlight ? self::BUSY_WAIT_SECONDS : ($this->stopping ? 0.05 : self::IDLE_WAIT_SECONDS);
+        if ($transfersInFlight) {
+            return self::BUSY_WAIT_SECONDS;
+        }
+
+        // Callers waiting for Redis: their --ack-timeout must be kept to within a few ms.
+        return $this->stopping || $this->router->waitingForRedis() > 0 ? min(0.01, $this->config->ackTimeout) : self::IDLE_WAIT_SECONDS;
     }
 
     private function pollSockets(float $timeout, float $now): void
@@ -136,6 +144,10 @@ final class FrontProcess
         [$read, $write] = $this->callers->selectSets();
         if (!$this->stopping) {
             array_push($read, ...$this->listeners->sockets());
+        }
+        $reports = $this->worker->reportPipe();
+        if ($reports !== null) {
+            $read[] = $reports;
         }
         if ($read === [] && $write === []) {
             usleep((int) ($timeout * 1e6));
@@ -156,7 +168,21 @@ final class FrontProcess
             $this->callers->writable($socket, $now);
         }
         foreach ($read as $socket) {
+            if ($socket === $reports) {
+                $this->forwarded();
+
+                continue;
+            }
             $this->readable($socket, $now);
+        }
+    }
+
+    /** The worker's forwarder reported a journal position: callers waiting for it get their 202. */
+    private function forwarded(): void
+    {
+        $position = ForwardWaiters::lastPosition($this->worker->readReports());
+        if ($position !== null) {
+            $this->router->forwarded($position);
         }
     }
 

@@ -11,6 +11,7 @@ use WarmHttp\Relay\Metrics;
 use WarmHttp\Relay\MetricsFile;
 use WarmHttp\Relay\Outbound\Upstream;
 use WarmHttp\Relay\RelayConfig;
+use WarmHttp\Relay\Storage\JournalPosition;
 use WarmHttp\Relay\Storage\SpooledRequest;
 use WarmHttp\Relay\Storage\SpoolUnavailable;
 use WarmHttp\Relay\Wire\BadWireRequest;
@@ -39,6 +40,8 @@ final class Router
 
     private readonly TokenThrottle $throttle;
 
+    private readonly ForwardWaiters $waiters;
+
     /** @param \Closure(): array<string, int|float> $gauges */
     public function __construct(
         private readonly RelayConfig $config,
@@ -50,6 +53,7 @@ final class Router
         private readonly \Closure $gauges,
     ) {
         $this->throttle = new TokenThrottle();
+        $this->waiters = new ForwardWaiters();
     }
 
     public function hasArrivals(): bool
@@ -59,7 +63,40 @@ final class Router
 
     public function idle(): bool
     {
-        return $this->arrivals === [];
+        return $this->arrivals === [] && $this->waiters->count() === 0;
+    }
+
+    /** With --ack=redis: callers waiting for the forwarder. */
+    public function waitingForRedis(): int
+    {
+        return $this->waiters->count();
+    }
+
+    /** The worker's forwarder has put the journal into Redis up to $position: their 202s. */
+    public function forwarded(JournalPosition $position): void
+    {
+        $done = $this->waiters->forwarded($position);
+        $this->metrics->add('acks_redis_total', \count($done));
+        foreach ($done as [$connection, $id, $key]) {
+            $this->answer($connection, self::acceptedWith($id, $key, 'redis'));
+        }
+    }
+
+    /**
+     * Redis did not take them within --ack-timeout: they are in the local journal, as with
+     * --ack=journal, and forwarded once Redis answers. The caller is told which it got.
+     */
+    public function expireWaiters(float $now): void
+    {
+        $done = $this->waiters->expired($now);
+        if ($done === []) {
+            return;
+        }
+        $this->metrics->add('acks_local_total', \count($done));
+        $this->logger->warning('Redis did not take these requests within --ack-timeout; acknowledged from the local journal (X-WarmHttp-Durability: journal), forwarded once Redis answers', ['requests' => \count($done), 'ack_timeout_s' => $this->config->ackTimeout, 'forwarded_to' => ($p = $this->waiters->lastForwarded()) === null ? null : $p->segment . ':' . $p->offset]);
+        foreach ($done as [$connection, $id, $key]) {
+            $this->answer($connection, self::acceptedWith($id, $key, 'journal'));
+        }
     }
 
     /** Takes and routes every complete request the connection has buffered, in order. */
@@ -83,11 +120,16 @@ final class Router
         }
     }
 
-    /** Group commit: one journal append for everything that arrived this round, then the 202s. */
-    public function commit(): void
+    /**
+     * Group commit: one journal append for everything that arrived this round, then the 202s;
+     * with --ack=redis the callers wait for the forwarder instead (ForwardWaiters).
+     *
+     * @return int callers now waiting for the forwarder (the worker is to be woken)
+     */
+    public function commit(float $now = 0.0): int
     {
         if ($this->arrivals === []) {
-            return;
+            return 0;
         }
         $batch = $this->arrivals;
         $this->arrivals = [];
@@ -96,13 +138,28 @@ final class Router
         } catch (SpoolUnavailable $e) {
             $this->refuseBatch($batch, $e);
 
-            return;
+            return 0;
         }
         $this->metrics->add('spool_commits_total');
         $this->metrics->add('accepted_total', \count($ids));
+        if ($this->config->ackRedis) {
+            foreach ($ids as $i => $id) {
+                $this->waiters->park($batch[$i][0], $id, $batch[$i][1]->idempotencyKey, $now + $this->config->ackTimeout);
+            }
+
+            return \count($ids);
+        }
         foreach ($ids as $i => $id) {
             $this->answer($batch[$i][0], WireResponse::accepted($id, $batch[$i][1]->idempotencyKey));
         }
+
+        return 0;
+    }
+
+    /** The 202 of --ack=redis: which durability this request got (redis, or journal after the timeout). */
+    private static function acceptedWith(string $id, string $key, string $durability): string
+    {
+        return "HTTP/1.1 202 Accepted\r\nX-WarmHttp-Id: {$id}\r\nIdempotency-Key: {$key}\r\nX-WarmHttp-Durability: {$durability}\r\nContent-Length: 0\r\n\r\n";
     }
 
     /** @param list<array{CallerConnection, SpooledRequest}> $batch */

@@ -31,6 +31,11 @@ final class WorkerHandle
     /** Options the worker has no use for; the token must never reach a command line. */
     private const FRONT_ONLY = ['--role', '--front-pid', '--token', '--token-file', '--tcp'];
 
+    /** With --ack=redis, the worker's descriptors for its reports and its wake-ups (AckChannel). */
+    public const REPORT_FD = 3;
+
+    public const WAKE_FD = 4;
+
     private float $nextWatch = 0.0;
 
     /** @var resource|null */
@@ -38,23 +43,31 @@ final class WorkerHandle
 
     private float $restartAt = 0.0;
 
+    /** @var resource|null with --ack=redis: the worker's forwarded positions ("segment:offset\n") */
+    private $reports = null;
+
+    /** @var resource|null with --ack=redis: a byte here wakes the worker's forwarder */
+    private $wakes = null;
+
+    private string $partial = '';
+
     /**
      * @param list<string>          $command
      * @param array<string, string> $environment the worker's environment (the front's without the token)
      */
-    public function __construct(private readonly array $command, private readonly LoggerInterface $logger, private readonly array $environment = []) {}
+    public function __construct(private readonly array $command, private readonly LoggerInterface $logger, private readonly array $environment = [], private readonly bool $ackPipes = false) {}
 
     /**
      * @param list<string> $argv the front's command line: [script, 'relay', options...] (RelayCommand
      *                           passes its options in --name=value form)
      */
-    public static function forFront(array $argv, LoggerInterface $logger): self
+    public static function forFront(array $argv, LoggerInterface $logger, bool $ackPipes = false): self
     {
         $options = array_values(array_filter(\array_slice($argv, 2), static fn(string $a): bool => !self::frontOnly($a)));
         $environment = getenv();
         unset($environment['WARMHTTP_RELAY_TOKEN']);
 
-        return new self([\PHP_BINARY, $argv[0], 'relay', ...$options, '--role=delivery', '--front-pid=' . getmypid()], $logger, $environment);
+        return new self([\PHP_BINARY, $argv[0], 'relay', ...$options, '--role=delivery', '--front-pid=' . getmypid()], $logger, $environment, $ackPipes);
     }
 
     public function start(): void
@@ -67,12 +80,75 @@ final class WorkerHandle
         foreach (self::openDescriptors() as $fd) {
             $descriptors[$fd] = $null;
         }
+        if ($this->ackPipes) {
+            // The worker's side: fd 3 it writes its forwarded positions to, fd 4 it is woken on.
+            $descriptors[self::REPORT_FD] = ['pipe', 'w'];
+            $descriptors[self::WAKE_FD] = ['pipe', 'r'];
+        }
         $process = proc_open($this->command, $descriptors, $pipes, null, $this->environment === [] ? null : $this->environment);
         fclose($null);
         if ($process === false) {
             throw new \RuntimeException('Cannot start the relay delivery worker: ' . implode(' ', $this->command));
         }
         $this->process = $process;
+        $this->closePipes();
+        if ($this->ackPipes) {
+            $this->reports = $pipes[self::REPORT_FD];
+            $this->wakes = $pipes[self::WAKE_FD];
+            stream_set_blocking($this->reports, false);
+            stream_set_blocking($this->wakes, false);
+        }
+    }
+
+    /** @return resource|null the pipe to select on for the worker's reports */
+    public function reportPipe()
+    {
+        return $this->reports;
+    }
+
+    /**
+     * What the worker reported since the last call (whole lines only); the pipe is closed at
+     * its end (the worker exited; a new one gets new pipes).
+     */
+    public function readReports(): string
+    {
+        if ($this->reports === null) {
+            return '';
+        }
+        $bytes = (string) @fread($this->reports, 65536);
+        if ($bytes === '' && feof($this->reports)) {
+            fclose($this->reports);
+            $this->reports = null;
+        }
+        $text = $this->partial . $bytes;
+        $end = strrpos($text, "\n");
+        if ($end === false) {
+            $this->partial = $text;
+
+            return '';
+        }
+        $this->partial = substr($text, $end + 1);
+
+        return substr($text, 0, $end + 1);
+    }
+
+    /** Wakes the worker's forwarder: new records wait for it. A full pipe already wakes it. */
+    public function wake(): void
+    {
+        if ($this->wakes !== null) {
+            @fwrite($this->wakes, "\x01");
+        }
+    }
+
+    private function closePipes(): void
+    {
+        foreach ([$this->reports, $this->wakes] as $pipe) {
+            if (\is_resource($pipe)) {
+                fclose($pipe);
+            }
+        }
+        $this->reports = $this->wakes = null;
+        $this->partial = '';
     }
 
     /** Called every loop, looks every WATCH_SECONDS: restarts a worker that died, after a pause. */

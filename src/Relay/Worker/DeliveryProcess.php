@@ -35,6 +35,9 @@ final class DeliveryProcess
     /** The longest the worker sleeps: how late it may notice a new journal record. */
     private const TICK_SECONDS = 0.005;
 
+    /** With --ack=redis and deliveries in flight: how long curl may hold the forwarder up. */
+    private const ACK_TICK_SECONDS = 0.001;
+
     /**
      * After the spool failed (disk full, I/O error), the worker waits before trying again: from
      * this long, doubling to BACKOFF_CAP_SECONDS, one log line per step. It used to try ten
@@ -106,6 +109,7 @@ final class DeliveryProcess
         private readonly int $frontPid,
         private readonly SpoolClock $clock,
         private readonly ?JournalHandover $handover = null,
+        private readonly ?AckChannel $acks = null,
     ) {
         $this->position = $spool->journalPosition();
     }
@@ -115,6 +119,7 @@ final class DeliveryProcess
         $this->trapSignals();
         @proc_nice(self::NICENESS); // lowering one's own priority needs no privilege
         $pool = CurlPool::get();
+        $this->acks?->report($this->position);
         while (!$this->finished()) {
             try {
                 $this->takeIn();
@@ -195,6 +200,7 @@ final class DeliveryProcess
         }
         if ($to != $this->position) {
             $this->handover?->forwarded($to);
+            $this->acks?->report($to);
         }
         $this->position = $to;
         if (!$this->stopping) {
@@ -340,11 +346,18 @@ final class DeliveryProcess
     private function wait(CurlPool $pool): void
     {
         if ($pool->inFlight() > 0) {
-            $pool->tick(self::TICK_SECONDS);
+            // With --ack=redis a caller waits for the forwarder, which runs between the ticks.
+            $pool->tick($this->acks === null ? self::TICK_SECONDS : self::ACK_TICK_SECONDS);
 
             return;
         }
-        usleep((int) (min(self::TICK_SECONDS, $this->deliverer->idleFor($this->clock->now())) * 1e6));
+        $seconds = min(self::TICK_SECONDS, $this->deliverer->idleFor($this->clock->now()));
+        if ($this->acks !== null) {
+            $this->acks->sleep($seconds);
+
+            return;
+        }
+        usleep((int) ($seconds * 1e6));
     }
 
     private function trapSignals(): void

@@ -51,7 +51,7 @@ final class FleetAssembly
         $deliverer = new Deliverer($spool, Assembly::upstream($config, $logger), $config->retry, $metrics, $logger, $config->maxInFlight, $config->maxPerHost, $clock, $page, max(1, intdiv($page, 4)));
         $logger->info('Delivery worker joined the fleet', ['redis' => $address->display(), 'consumer' => $spool->consumer]);
 
-        return new DeliveryProcess($lock, $spool, new JournalReader(Journal::dirFor($config->spoolPath), $logger), $deliverer, $metricsFile, $logger, $config->drainTimeout, $frontPid, $clock, JournalHandover::recorder($config->spoolPath));
+        return new DeliveryProcess($lock, $spool, new JournalReader(Journal::dirFor($config->spoolPath), $logger), $deliverer, $metricsFile, $logger, $config->drainTimeout, $frontPid, $clock, JournalHandover::recorder($config->spoolPath), $config->ackRedis ? AckChannel::inherited() : null);
     }
 
     /**

@@ -14,6 +14,9 @@ final class FleetCaller
     /** @var array<string, resource> socket address => kept connection */
     private array $connections = [];
 
+    /** The head of the last answer read (its X-WarmHttp-Durability, with --ack=redis). */
+    public string $lastHead = '';
+
     /** @return bool whether the relay answered 202 */
     public function dispatch(string $address, string $url, string $body = 'payload'): bool
     {
@@ -24,7 +27,7 @@ final class FleetCaller
 
             return false;
         }
-        $status = self::readAnswer($connection);
+        $status = $this->readAnswer($connection);
         if ($status === 0) {
             $this->drop($address);
         }
@@ -57,7 +60,7 @@ final class FleetCaller
      *
      * @return int the status, 0 when the connection broke
      */
-    private static function readAnswer($connection): int
+    private function readAnswer($connection): int
     {
         $head = '';
         while (!str_contains($head, "\r\n\r\n")) {
@@ -67,6 +70,7 @@ final class FleetCaller
             }
             $head .= $line;
         }
+        $this->lastHead = $head;
         $length = preg_match('/^content-length:\s*(\d+)/mi', $head, $m) === 1 ? (int) $m[1] : 0;
         if ($length > 0 && \strlen((string) fread($connection, $length)) !== $length) {
             return 0;
