@@ -159,7 +159,7 @@ final class CurlOptionsTest extends TestCase
     /** @return iterable<string, array{array<string, mixed>, array<int, string>}> */
     public static function proxies(): iterable
     {
-        yield 'environment' => [[], []];
+        yield 'environment without a proxy: said once, libcurl does not look per request' => [[], [\CURLOPT_PROXY => '', \CURLOPT_NOPROXY => '']];
         yield 'none at all' => [['proxy' => false, 'no_proxy' => ['a.example']], [\CURLOPT_PROXY => '']];
         yield 'explicit: the environment\'s no_proxy is not read' => [['proxy' => 'http://p:3128'], [\CURLOPT_PROXY => 'http://p:3128', \CURLOPT_NOPROXY => '']];
         yield 'explicit with exceptions' => [['proxy' => 'socks5h://p:1080', 'no_proxy' => ['localhost', '.internal']], [\CURLOPT_PROXY => 'socks5h://p:1080', \CURLOPT_NOPROXY => 'localhost,.internal']];

@@ -30,7 +30,30 @@ final class ProxyOptionTest extends TestCase
     public function testNoProxyAloneKeepsTheEnvironmentsProxy(): void
     {
         self::assertSame([\CURLOPT_NOPROXY => '.internal,10.0.0.0/8'], ProxyOption::curlOptions(null, ['.internal', '10.0.0.0/8']));
-        self::assertSame([], ProxyOption::curlOptions(null, null));
         self::assertSame([\CURLOPT_PROXY => ''], ProxyOption::curlOptions(false, ['ignored']));
+    }
+
+    public function testAnEnvironmentWithoutAProxyIsSaidOnceSoLibcurlDoesNotLookPerRequest(): void
+    {
+        self::assertSame([\CURLOPT_PROXY => '', \CURLOPT_NOPROXY => ''], ProxyOption::curlOptions(null, null));
+    }
+
+    public function testAnEnvironmentProxyIsLeftToLibcurl(): void
+    {
+        foreach (['http_proxy', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'] as $name) {
+            putenv($name . '=http://127.0.0.1:3128');
+            try {
+                self::assertSame([], ProxyOption::curlOptions(null, null), $name);
+            } finally {
+                putenv($name);
+            }
+        }
+        // libcurl ignores an upper-case HTTP_PROXY (CGI sets it from a request header).
+        putenv('HTTP_PROXY=http://127.0.0.1:3128');
+        try {
+            self::assertSame([\CURLOPT_PROXY => '', \CURLOPT_NOPROXY => ''], ProxyOption::curlOptions(null, null));
+        } finally {
+            putenv('HTTP_PROXY');
+        }
     }
 }
