@@ -54,6 +54,11 @@ final class Router
     ) {
         $this->throttle = new TokenThrottle();
         $this->waiters = new ForwardWaiters();
+        if ($config->ackRedis) {
+            // Shown from the start: a scrape tells the two apart before the first timeout.
+            $metrics->add('acks_redis_total', 0);
+            $metrics->add('acks_local_total', 0);
+        }
     }
 
     public function hasArrivals(): bool
