@@ -28,6 +28,9 @@ final class RelayCommand extends Command
     /** --spool-reserve: the worker's take-in floor (1 MiB) plus a quarter for SQLite's own pages. */
     private const MIN_SPOOL_RESERVE = 1310720;
 
+    /** --ack-timeout: below the application's 2 s wait for its 202, with room for a busy front. */
+    private const MAX_ACK_TIMEOUT = 1.5;
+
     protected function configure(): void
     {
         $this
@@ -39,7 +42,7 @@ final class RelayCommand extends Command
             ->addOption('journal', null, InputOption::VALUE_REQUIRED, \sprintf('With a redis:// spool: base path of this relay\'s local journal, lock and metrics (default %s)', RelayConfig::DEFAULT_JOURNAL))
             ->addOption('claim-after', null, InputOption::VALUE_REQUIRED, 'With a redis:// spool: a request another relay took and left untouched this long is taken over (that relay died), seconds', '60')
             ->addOption('ack', null, InputOption::VALUE_REQUIRED, 'With a redis:// spool: when a dispatch gets its 202. journal: once in the local journal (a host lost with its disk loses what it had not forwarded yet); redis: once the forwarder put it into Redis (X-WarmHttp-Durability says which it got)', 'journal')
-            ->addOption('ack-timeout', null, InputOption::VALUE_REQUIRED, 'With --ack=redis: answer 202 from the local journal after this many seconds without Redis (X-WarmHttp-Durability: journal)', '1')
+            ->addOption('ack-timeout', null, InputOption::VALUE_REQUIRED, 'With --ack=redis: answer 202 from the local journal after this many seconds without Redis (X-WarmHttp-Durability: journal), at most 1.5', '1')
             ->addOption('spool-sync', null, InputOption::VALUE_REQUIRED, 'normal: a 202 survives the relay being killed or restarted (the journal write is in the page cache); full: it survives power loss too (one fdatasync per group of requests)', 'normal')
             ->addOption('spool-reserve', null, InputOption::VALUE_REQUIRED, 'Refuse new requests (507) when less than this many bytes are free on the spool disk', '16777216')
             ->addOption('cafile', null, InputOption::VALUE_REQUIRED, 'CA bundle for upstream TLS (as the client option)')
@@ -265,8 +268,22 @@ final class RelayCommand extends Command
             redis: $redis,
             claimAfter: self::seconds($input, 'claim-after', positive: true),
             ackRedis: self::ackRedis($input, $redis),
-            ackTimeout: self::seconds($input, 'ack-timeout', positive: true),
+            ackTimeout: self::ackTimeout($input),
         );
+    }
+
+    /**
+     * The application waits 2 s for its 202 (App\RelaySocket), then falls back and sends the
+     * request itself: a relay still holding the 202 by then would deliver it a second time.
+     */
+    private static function ackTimeout(InputInterface $input): float
+    {
+        $seconds = self::seconds($input, 'ack-timeout', positive: true);
+        if ($seconds > self::MAX_ACK_TIMEOUT) {
+            throw new \InvalidArgumentException(\sprintf('--ack-timeout must be at most %.1f s, got %s: the application waits 2 s for its 202, then sends the request itself.', self::MAX_ACK_TIMEOUT, $seconds));
+        }
+
+        return $seconds;
     }
 
     /** --ack=redis waits for a Redis spool's forwarder: it has no meaning with SQLite. */

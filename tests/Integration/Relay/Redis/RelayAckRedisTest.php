@@ -116,6 +116,10 @@ final class RelayAckRedisTest extends TestCase
         $relay->run();
         self::assertSame(2, $relay->getExitCode());
         self::assertStringContainsString('--ack=redis needs a redis:// spool', $relay->getErrorOutput());
+        $tooLong = new Process([\PHP_BINARY, RelayProcess::bin(), 'relay', '--socket=' . $dir->path('r.sock'), '--spool=' . $this->redis->url(), '--journal=' . $dir->path('relay'), '--ack=redis', '--ack-timeout=2']);
+        $tooLong->run();
+        self::assertSame(2, $tooLong->getExitCode());
+        self::assertStringContainsString('--ack-timeout must be at most 1.5 s', $tooLong->getErrorOutput());
         $dir->remove();
     }
 
