@@ -109,6 +109,23 @@ final class RelayAckRedisTest extends TestCase
         self::assertSame([], $origin->awaitDelivered(array_map(static fn(int $i): string => 'together' . $i, range(0, 49)), 20.0));
     }
 
+    public function testARestartedWorkerGetsNewPipesAndAcknowledgesThroughRedisAgain(): void
+    {
+        $origin = FleetOrigin::start();
+        $relay = FleetRelay::start($this->redis->url(), [...self::OPTIONS, '--ack=redis', '--ack-timeout=0.5']);
+        $caller = new FleetCaller();
+        self::assertTrue($caller->dispatch($relay->address(), $origin->url('first')));
+        posix_kill($relay->workerPid(), \SIGKILL); // the front restarts it after a second
+        self::assertTrue($caller->dispatch($relay->address(), $origin->url('meanwhile')), 'no worker: the 202 comes from the journal');
+        self::assertStringContainsString("X-WarmHttp-Durability: journal\r\n", $caller->lastHead);
+        $deadline = microtime(true) + 15.0;
+        do {
+            self::assertTrue($caller->dispatch($relay->address(), $origin->url('later')));
+        } while (!str_contains($caller->lastHead, 'X-WarmHttp-Durability: redis') && microtime(true) < $deadline);
+        self::assertStringContainsString("X-WarmHttp-Durability: redis\r\n", $caller->lastHead, 'the new worker reports on its own pipes');
+        self::assertSame([], $origin->awaitDelivered(['first', 'meanwhile', 'later'], 20.0));
+    }
+
     public function testAckRedisIsRefusedWithoutARedisSpool(): void
     {
         $dir = TempDir::create('ack');
