@@ -86,7 +86,6 @@ final class JournalReader
         return $count;
     }
 
-    /** Deletes the segments wholly before the position (their records are in the spool). */
     /** Journal bytes after the position (records not taken in yet): a stat per segment, no read. */
     public function bytesAfter(JournalPosition $from): int
     {
@@ -101,6 +100,7 @@ final class JournalReader
         return $bytes;
     }
 
+    /** Deletes the segments wholly before the position (their records are in the spool). */
     public function forget(JournalPosition $position): void
     {
         foreach (Journal::segments($this->dir) as $segment) {

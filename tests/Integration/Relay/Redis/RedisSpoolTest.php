@@ -4,7 +4,6 @@ declare(strict_types=1);
 
 namespace WarmHttp\Tests\Integration\Relay\Redis;
 
-use PHPUnit\Framework\TestCase;
 use WarmHttp\Relay\Metrics;
 use WarmHttp\Relay\Storage\JournalPosition;
 use WarmHttp\Relay\Storage\Redis\RedisAddress;
@@ -20,25 +19,8 @@ use WarmHttp\Relay\Worker\Outcomes;
  * The Redis spool's own contract, against a real redis-server: what two workers (two relays)
  * see of each other's requests, outcomes, leases and claims.
  */
-final class RedisSpoolTest extends TestCase
+final class RedisSpoolTest extends RedisTestCase
 {
-    private RedisServer $redis;
-
-    protected function setUp(): void
-    {
-        if (!RedisServer::installed()) {
-            self::markTestSkipped('needs redis-server and php8.2-redis (scripts/setup installs both)');
-        }
-        $this->redis = RedisServer::start();
-    }
-
-    protected function tearDown(): void
-    {
-        if (isset($this->redis)) {
-            $this->redis->stop();
-        }
-    }
-
     public function testARequestForwardedByOneRelayIsTakenByOneWorkerOnlyWithItsJournalPosition(): void
     {
         [$first, $second] = [$this->spool('a'), $this->spool('b')];

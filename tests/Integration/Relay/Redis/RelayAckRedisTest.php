@@ -5,7 +5,6 @@ declare(strict_types=1);
 namespace WarmHttp\Tests\Integration\Relay\Redis;
 
 use GuzzleHttp\Psr7\Request;
-use PHPUnit\Framework\TestCase;
 use Symfony\Component\Process\Process;
 use WarmHttp\Client;
 use WarmHttp\Relay\Storage\Journal;
@@ -17,26 +16,9 @@ use WarmHttp\Tests\Integration\Relay\RelayProcess;
  * lost with its disk (relay killed -9, journal directory gone) loses nothing it acknowledged;
  * with Redis down the 202 comes from the journal after --ack-timeout, and says so.
  */
-final class RelayAckRedisTest extends TestCase
+final class RelayAckRedisTest extends RedisTestCase
 {
     private const OPTIONS = ['--allow-private-networks', '--claim-after=2', '--timeout=5', '--drain-timeout=2'];
-
-    private RedisServer $redis;
-
-    protected function setUp(): void
-    {
-        if (!RedisServer::installed()) {
-            self::markTestSkipped('needs redis-server and php8.2-redis (scripts/setup installs both)');
-        }
-        $this->redis = RedisServer::start();
-    }
-
-    protected function tearDown(): void
-    {
-        if (isset($this->redis)) {
-            $this->redis->stop();
-        }
-    }
 
     public function testAHostLostWithItsDiskLosesNothingItAcknowledged(): void
     {

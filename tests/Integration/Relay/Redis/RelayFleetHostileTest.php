@@ -4,7 +4,6 @@ declare(strict_types=1);
 
 namespace WarmHttp\Tests\Integration\Relay\Redis;
 
-use PHPUnit\Framework\TestCase;
 use WarmHttp\Relay\Storage\Redis\RedisAddress;
 use WarmHttp\Relay\Storage\RequestBytes;
 
@@ -14,26 +13,9 @@ use WarmHttp\Relay\Storage\RequestBytes;
  * fleet: each relay claims the entry after the one before died), forge a request line or
  * header through curl, wedge the queue, or reach a destination the guard refuses.
  */
-final class RelayFleetHostileTest extends TestCase
+final class RelayFleetHostileTest extends RedisTestCase
 {
     private const PREFIX = RedisAddress::DEFAULT_PREFIX;
-
-    private RedisServer $redis;
-
-    protected function setUp(): void
-    {
-        if (!RedisServer::installed()) {
-            self::markTestSkipped('needs redis-server and php8.2-redis (scripts/setup installs both)');
-        }
-        $this->redis = RedisServer::start();
-    }
-
-    protected function tearDown(): void
-    {
-        if (isset($this->redis)) {
-            $this->redis->stop();
-        }
-    }
 
     public function testMalformedRequestsInRedisBecomeDeadLettersAndTheWorkerGoesOn(): void
     {

@@ -42,7 +42,7 @@ final class RelayFleetSentinelTest extends TestCase
         // forwards them again from its journal once the old master refuses its next write.
         self::assertTrue(self::await(static fn(): bool => str_starts_with($master->role(), 'slave'), 20.0), 'the old master was turned into a replica');
         self::assertSame([], $origin->awaitDelivered(range(0, 29), 20.0), 'every one delivered');
-        self::assertTrue(self::await(static fn(): bool => (int) $replica->client()->hGet('warmhttp:relay:stats', 'delivered') >= 30, 10.0), 'the new master has every request the relay acknowledged delivered');
+        self::assertTrue(self::await(static fn(): bool => (int) $replica->client()->hGet('warmhttp:relay:stats', 'delivered') >= 30, 25.0), 'the new master has every request the relay acknowledged delivered');
     }
 
     /** @param \Closure(): bool $condition */

@@ -4,7 +4,6 @@ declare(strict_types=1);
 
 namespace WarmHttp\Tests\Integration\Relay\Redis;
 
-use PHPUnit\Framework\TestCase;
 use WarmHttp\Rig\Rig;
 
 /**
@@ -12,27 +11,10 @@ use WarmHttp\Rig\Rig;
  * redis-server with AOF: killed, terminated, Redis itself killed, a destination that fails,
  * dead letters replayed from anywhere, and a cap per destination that holds for the fleet.
  */
-final class RelayFleetTest extends TestCase
+final class RelayFleetTest extends RedisTestCase
 {
     /** Short enough for a test, long enough for a loaded CI machine's deliveries. */
     private const OPTIONS = ['--allow-private-networks', '--claim-after=2', '--timeout=5', '--drain-timeout=2'];
-
-    private RedisServer $redis;
-
-    protected function setUp(): void
-    {
-        if (!RedisServer::installed()) {
-            self::markTestSkipped('needs redis-server and php8.2-redis (scripts/setup installs both)');
-        }
-        $this->redis = RedisServer::start();
-    }
-
-    protected function tearDown(): void
-    {
-        if (isset($this->redis)) {
-            $this->redis->stop();
-        }
-    }
 
     public function testThreeRelaysLoseNothingAcknowledgedWhenOneIsKilledAndOneTerminatedMidBurst(): void
     {

@@ -4,32 +4,13 @@ declare(strict_types=1);
 
 namespace WarmHttp\Tests\Integration\Relay\Redis;
 
-use PHPUnit\Framework\TestCase;
-
 /**
  * An operator moves a relay between its SQLite spool and a fleet's Redis on the same journal
  * (`--spool=PATH` and `--spool=redis://... --journal=PATH`): every acknowledged request is
  * delivered, and none twice because the new spool took the journal from its start again.
  */
-final class RelaySpoolSwitchTest extends TestCase
+final class RelaySpoolSwitchTest extends RedisTestCase
 {
-    private RedisServer $redis;
-
-    protected function setUp(): void
-    {
-        if (!RedisServer::installed()) {
-            self::markTestSkipped('needs redis-server and php8.2-redis (scripts/setup installs both)');
-        }
-        $this->redis = RedisServer::start();
-    }
-
-    protected function tearDown(): void
-    {
-        if (isset($this->redis)) {
-            $this->redis->stop();
-        }
-    }
-
     public function testFromRedisToSqliteTheUnforwardedAreDeliveredAndTheForwardedNotAgain(): void
     {
         $origin = FleetOrigin::start();
