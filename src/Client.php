@@ -30,8 +30,6 @@ use WarmHttp\Internal\Transfer;
 use WarmHttp\Internal\TransferSpec;
 use WarmHttp\Relay\App\DeferredSends;
 use WarmHttp\Relay\App\Dispatcher;
-use WarmHttp\Relay\App\FallbackJournal;
-use WarmHttp\Relay\App\FallbackPolicy;
 use WarmHttp\Relay\App\SyncRedirects;
 use WarmHttp\Relay\App\SyncRoute;
 
@@ -57,8 +55,6 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     private ?Psr17Factory $factory = null;
 
     private ?Dispatcher $dispatcher = null;
-
-    private ?FallbackJournal $journal = null;
 
     /** Set with relay_sync only: a direct client pays one null check per request. */
     private readonly ?SyncRoute $sync;
@@ -98,7 +94,8 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     public function __construct(array $options = [])
     {
         $this->options = Options::fromArray($options);
-        $this->sync = SyncRoute::of($this->options);
+        // Not even loaded for a Client that only dispatches (one FPM request's file less).
+        $this->sync = $this->options->bool('relay_sync') ? SyncRoute::of($this->options) : null;
         if ($this->sync === null) {
             $this->curlOptions = CurlOptions::forClient($this->options);
         }
@@ -112,8 +109,9 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
         }
         if ($this->options->relay() !== null) {
             // Every process with a relay client sends journaled fallbacks at the end of its unit
-            // of work, also those another (perhaps dead) process left; no syscall until then.
-            DeferredSends::watch($this->journal(), $this->options->logger());
+            // of work, also those another (perhaps dead) process left; no syscall until then, and
+            // the journal is opened only then.
+            DeferredSends::watch($this->options->string('relay_fallback_dir'), $this->options->logger());
         }
     }
 
@@ -249,20 +247,17 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     public function dispatch(RequestInterface $request): void
     {
         $request = $this->prepare($request);
+        // The fallback's policy, destination guard, journal and logger are made on its first
+        // fallback: a hand-off the relay takes loads none of them (seeds/004's FPM requests).
         $this->dispatcher ??= new Dispatcher(
             $this->options->relay(),
             $this->options->string('relay_token'),
-            $this->logger(),
-            FallbackPolicy::fromOptions($this->options),
-            $this->journal(),
+            $this->options->logger(),
+            $this->options,
+            $this->options->string('relay_fallback_dir'),
         );
         $this->dispatcher->dispatch($request);
         $this->observers?->emit(new Observability\RequestDispatched($request));
-    }
-
-    private function journal(): FallbackJournal
-    {
-        return $this->journal ??= new FallbackJournal($this->options->string('relay_fallback_dir') ?? FallbackJournal::defaultDirectory());
     }
 
     private function logger(): LoggerInterface
