@@ -77,7 +77,7 @@ final class RelayRowsTest extends TestCase
 
         $rows = (new RelayGroup())->run($context);
 
-        self::assertCount(13, $rows, 'the relay\'s 10 rows and seeds/004\'s Node forwarder\'s 3');
+        self::assertCount(16, $rows, 'the relay\'s 10 rows, seeds/004\'s Node forwarder\'s 3 and the Redis spool\'s 3');
         foreach ($rows as $row) {
             self::assertSame(Row::SKIPPED, $row->status);
             self::assertStringContainsString('rig only', (string) $row->reason);
