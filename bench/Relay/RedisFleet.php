@@ -38,7 +38,7 @@ final class RedisFleet implements RelayMeasurement
     public function specs(BenchContext $context): array
     {
         return [match ($this->kind) {
-            'hand-off' => new RelaySpec('redis-dispatch', 'dispatch() to a relay with a Redis spool (SQLite side by side)', 'µs'),
+            'hand-off' => new RelaySpec('redis-dispatch', 'dispatch() to a relay with a Redis spool (SQLite side by side)', CallerBlocked::UNIT),
             'deliveries-1' => new RelaySpec('redis-deliveries-1', 'deliveries/s, one relay on a Redis spool (pinned to one core)', 'deliveries/s'),
             default => new RelaySpec('redis-deliveries-2', 'deliveries/s, two relays on one Redis spool (each pinned to its own core)', 'deliveries/s'),
         }];
