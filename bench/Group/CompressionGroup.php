@@ -4,8 +4,8 @@ declare(strict_types=1);
 
 namespace WarmHttp\Bench\Group;
 
-use Symfony\Component\Console\Helper\ProgressBar;
 use WarmHttp\Bench\BenchContext;
+use WarmHttp\Bench\Cpu\InterleavedRounds;
 use WarmHttp\Bench\Group;
 use WarmHttp\Bench\Row;
 use WarmHttp\Bench\Scenario;
@@ -22,7 +22,6 @@ use WarmHttp\Bench\Strategy;
  */
 final class CompressionGroup implements Group
 {
-    private const ROUNDS = 5;
     private const WARM_UP = 5;
     private const PATH = '/json/large.json';
 
@@ -33,7 +32,7 @@ final class CompressionGroup implements Group
 
     public function title(BenchContext $context): string
     {
-        return \sprintf('A 1.05 MB JSON answer gzipped 10:1, decoded; CPU per warm request, %d requests per client in %d interleaved rounds', $this->requests($context), self::ROUNDS);
+        return \sprintf('A 1.05 MB JSON answer gzipped 10:1, decoded; CPU per warm request, %d requests per client in %d interleaved rounds', $this->requests($context), InterleavedRounds::ROUNDS);
     }
 
     public function run(BenchContext $context): array
@@ -52,7 +51,7 @@ final class CompressionGroup implements Group
         if ($url === null || $decoded === 0) {
             return $context->skipAll($this->name(), $scenarios, 'the JSON answer is served by the rig only, not with --url');
         }
-        $samples = $this->sample($context, $scenarios, $url);
+        $samples = InterleavedRounds::sample($context, $scenarios, $url, $this->requests($context), self::WARM_UP);
         $rows = [];
         foreach ($scenarios as $i => $scenario) {
             $rows[] = $this->row($scenario, $samples[$i], $samples[0], $this->requests($context));
@@ -64,7 +63,7 @@ final class CompressionGroup implements Group
     /** A tenth of --cpu-requests: each request moves a megabyte. */
     private function requests(BenchContext $context): int
     {
-        return max(self::ROUNDS, intdiv($context->config->cpuRequests, 10));
+        return max(InterleavedRounds::ROUNDS, intdiv($context->config->cpuRequests, 10));
     }
 
     /** The JSON's size, read off the rig (the bench runs where the rig's files are). */
@@ -79,46 +78,6 @@ final class CompressionGroup implements Group
         $length = curl_getinfo($handle, \CURLINFO_CONTENT_LENGTH_DOWNLOAD_T);
 
         return max(0, $length);
-    }
-
-    /**
-     * @param list<Scenario> $scenarios
-     *
-     * @return array<int, array{cpu: non-empty-list<float>, wall: non-empty-list<float>}> µs per request
-     */
-    private function sample(BenchContext $context, array $scenarios, string $url): array
-    {
-        $batch = max(1, intdiv($this->requests($context), self::ROUNDS));
-        $senders = [];
-        foreach ($scenarios as $i => $scenario) {
-            $senders[$i] = $scenario->open($context->targets->tls());
-            $senders[$i](...array_fill(0, self::WARM_UP, $url));
-        }
-        $bar = new ProgressBar($context->progress, self::ROUNDS * \count($senders));
-        $samples = [];
-        for ($round = 0; $round < self::ROUNDS; ++$round) {
-            $order = array_keys($senders);
-            $order = [...\array_slice($order, $round % \count($order)), ...\array_slice($order, 0, $round % \count($order))];
-            foreach ($order as $i) {
-                $bar->advance();
-                $before = self::cpuUs();
-                $start = hrtime(true);
-                $senders[$i](...array_fill(0, $batch, $url));
-                $samples[$i]['wall'][] = (hrtime(true) - $start) / 1e3 / $batch;
-                $samples[$i]['cpu'][] = (self::cpuUs() - $before) / $batch;
-            }
-        }
-        $bar->clear();
-
-        return $samples;
-    }
-
-    private static function cpuUs(): float
-    {
-        $usage = getrusage();
-        $field = static fn(string $key): int => \is_array($usage) && \is_int($usage[$key] ?? null) ? $usage[$key] : 0;
-
-        return ($field('ru_utime.tv_sec') + $field('ru_stime.tv_sec')) * 1e6 + $field('ru_utime.tv_usec') + $field('ru_stime.tv_usec');
     }
 
     /**

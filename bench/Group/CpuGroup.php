@@ -9,6 +9,7 @@ use WarmHttp\Bench\BenchContext;
 use WarmHttp\Bench\BenchException;
 use WarmHttp\Bench\Cpu\Callgrind;
 use WarmHttp\Bench\Cpu\CpuScenarios;
+use WarmHttp\Bench\Cpu\InterleavedRounds;
 use WarmHttp\Bench\Group;
 use WarmHttp\Bench\Row;
 use WarmHttp\Bench\Scenario;
@@ -24,7 +25,6 @@ use WarmHttp\Bench\Spread;
  */
 final class CpuGroup implements Group
 {
-    private const ROUNDS = 5;
     private const WARM_UP = 50;
 
     public function name(): string
@@ -37,7 +37,7 @@ final class CpuGroup implements Group
         return \sprintf(
             'CPU per warm request, no added latency, %d requests per client in %d interleaved rounds; instructions per request counted by callgrind over %d warm requests, opcache off',
             $context->config->cpuRequests,
-            self::ROUNDS,
+            InterleavedRounds::ROUNDS,
             Callgrind::forRequests($context->config->cpuRequests)->requests,
         );
     }
@@ -53,7 +53,7 @@ final class CpuGroup implements Group
             return $context->skipAll($this->name(), $scenarios, 'CPU is measured on the rig only (no added latency), not with --url');
         }
         $runnable = array_filter($scenarios, static fn(Scenario $s): bool => $s->unavailableReason() === null);
-        $samples = $this->sample($context, $runnable, $url);
+        $samples = InterleavedRounds::sample($context, $runnable, $url, $context->config->cpuRequests, self::WARM_UP);
         $instructions = self::count($context, $runnable, $url);
         $rows = [];
         foreach ($scenarios as $i => $scenario) {
@@ -91,66 +91,6 @@ final class CpuGroup implements Group
         }
 
         return $counts;
-    }
-
-    /**
-     * @param array<int, Scenario> $scenarios
-     *
-     * @return array<int, array{cpu: non-empty-list<float>, wall: non-empty-list<float>}> µs per request
-     */
-    private function sample(BenchContext $context, array $scenarios, string $url): array
-    {
-        $batch = max(1, intdiv($context->config->cpuRequests, self::ROUNDS));
-        $urls = array_fill(0, $batch, $url);
-        $senders = [];
-        foreach ($scenarios as $i => $scenario) {
-            $senders[$i] = $scenario->open($context->targets->tls());
-            $senders[$i](...array_fill(0, self::WARM_UP, $url));
-        }
-        if ($senders === []) {
-            return [];
-        }
-        $bar = new ProgressBar($context->progress, self::ROUNDS * \count($senders));
-        $samples = [];
-        for ($round = 0; $round < self::ROUNDS; ++$round) {
-            // Rotate who goes first: the first client after a pause tends to pay for cold caches.
-            $order = array_keys($senders);
-            $order = [...\array_slice($order, $round % \count($order)), ...\array_slice($order, 0, $round % \count($order))];
-            foreach ($order as $i) {
-                $bar->advance();
-                [$cpu, $wall] = self::time($senders[$i], $urls);
-                $samples[$i]['cpu'][] = $cpu / $batch;
-                $samples[$i]['wall'][] = $wall / $batch;
-            }
-        }
-        $bar->clear();
-
-        return $samples;
-    }
-
-    /**
-     * @param \Closure(string...): void $send
-     * @param list<string>                $urls
-     *
-     * @return array{float, float} CPU µs (user + sys), wall µs
-     */
-    private static function time(\Closure $send, array $urls): array
-    {
-        $before = getrusage();
-        $start = hrtime(true);
-        $send(...$urls);
-        $wall = (hrtime(true) - $start) / 1e3;
-        $after = getrusage();
-
-        return [self::cpuUs($after) - self::cpuUs($before), $wall];
-    }
-
-    /** @param array<mixed>|false $usage */
-    private static function cpuUs(array|false $usage): float
-    {
-        $field = static fn(string $key): int => \is_int($usage[$key] ?? null) ? $usage[$key] : 0;
-
-        return ($field('ru_utime.tv_sec') + $field('ru_stime.tv_sec')) * 1e6 + $field('ru_utime.tv_usec') + $field('ru_stime.tv_usec');
     }
 
     /**
