@@ -89,25 +89,7 @@ final class SyncBody
     /** @param list<string> $codings */
     private static function decoderFor(array $codings): ?Decoder
     {
-        if ($codings === []) {
-            return null;
-        }
-        if (\count($codings) > DecodingFailed::MAX_CODINGS) {
-            throw DecodingFailed::tooManyCodings(\count($codings));
-        }
-        $decoders = [];
-        foreach (array_reverse($codings) as $coding) {
-            $decoder = self::undo($coding);
-            if ($decoder !== null) {
-                $decoders[] = $decoder;
-            }
-        }
-
-        return match (\count($decoders)) {
-            0 => null,
-            1 => $decoders[0],
-            default => new DecoderChain($decoders),
-        };
+        return DecoderChain::undoing($codings, self::undo(...));
     }
 
     private static function undo(string $coding): ?Decoder
