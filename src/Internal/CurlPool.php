@@ -418,6 +418,18 @@ final class CurlPool
         return \count($this->active) + $this->gate->waiting();
     }
 
+    /**
+     * The easy handles of the transfers now in curl, by spl_object_id: the relay front finds
+     * their sockets to wait on them together with its callers' (PHP 8.2 cannot hand
+     * curl_multi_select other descriptors).
+     *
+     * @return array<int, \CurlHandle>
+     */
+    public function handlesInFlight(): array
+    {
+        return $this->handles;
+    }
+
     public function stats(): PoolStats
     {
         return $this->counters->snapshot($this->inFlight());
