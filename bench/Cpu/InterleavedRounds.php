@@ -12,24 +12,30 @@ use WarmHttp\Bench\Scenario;
  * CPU (getrusage() user + sys of this process only: nginx is another) and wall time per
  * request of several clients, measured in rounds that interleave them, so load drift hits all
  * of them alike; who goes first rotates, since the first client after a pause tends to pay for
- * cold caches.
+ * cold caches. Many short rounds rather than a few long ones: the groups compare clients round
+ * by round (PairedRatios), and a median over 25 pairs holds where one over 5 rounds swung.
+ *
+ * The CPU time is user + sys: both are CPU this process spends on the request (the syscalls
+ * that move its bytes, poll() and getpid() included), and a client that moves work into the
+ * kernel must not look cheaper for it. Their sum is exact to the µs here (getrusage() sums the
+ * scheduler's runtime; only its split between user and sys is estimated from ticks).
  *
  * @internal bench tooling
  */
 final class InterleavedRounds
 {
-    public const ROUNDS = 5;
-
     /**
      * @param array<int, Scenario> $scenarios
      * @param int                  $requests  per client, over all rounds
+     * @param int                  $rounds    at most, each of $requests / $rounds requests per client (at least one)
      * @param int                  $warmUp    requests per client before the first round
      *
-     * @return array<int, array{cpu: non-empty-list<float>, wall: non-empty-list<float>}> µs per request, by the scenarios' keys
+     * @return array<int, array{cpu: non-empty-list<float>, wall: non-empty-list<float>}> µs per request, by the scenarios' keys, one per round in the order run
      */
-    public static function sample(BenchContext $context, array $scenarios, string $url, int $requests, int $warmUp): array
+    public static function sample(BenchContext $context, array $scenarios, string $url, int $requests, int $rounds, int $warmUp): array
     {
-        $batch = max(1, intdiv($requests, self::ROUNDS));
+        $rounds = max(1, min($rounds, $requests));
+        $batch = max(1, intdiv($requests, $rounds));
         $urls = array_fill(0, $batch, $url);
         $senders = [];
         foreach ($scenarios as $i => $scenario) {
@@ -39,9 +45,9 @@ final class InterleavedRounds
         if ($senders === []) {
             return [];
         }
-        $bar = new ProgressBar($context->progress, self::ROUNDS * \count($senders));
+        $bar = new ProgressBar($context->progress, $rounds * \count($senders));
         $samples = [];
-        for ($round = 0; $round < self::ROUNDS; ++$round) {
+        for ($round = 0; $round < $rounds; ++$round) {
             $order = array_keys($senders);
             $order = [...\array_slice($order, $round % \count($order)), ...\array_slice($order, 0, $round % \count($order))];
             foreach ($order as $i) {

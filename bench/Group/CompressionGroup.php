@@ -6,6 +6,7 @@ namespace WarmHttp\Bench\Group;
 
 use WarmHttp\Bench\BenchContext;
 use WarmHttp\Bench\Cpu\InterleavedRounds;
+use WarmHttp\Bench\Cpu\PairedRatios;
 use WarmHttp\Bench\Group;
 use WarmHttp\Bench\Row;
 use WarmHttp\Bench\Scenario;
@@ -25,6 +26,9 @@ final class CompressionGroup implements Group
     private const WARM_UP = 5;
     private const PATH = '/json/large.json';
 
+    /** Fewer than the cpu group's: each request moves a megabyte, and 200 are made by default. */
+    private const ROUNDS = 10;
+
     public function name(): string
     {
         return 'gzip';
@@ -32,7 +36,7 @@ final class CompressionGroup implements Group
 
     public function title(BenchContext $context): string
     {
-        return \sprintf('A 1.05 MB JSON answer gzipped 10:1, decoded; CPU per warm request, %d requests per client in %d interleaved rounds', $this->requests($context), InterleavedRounds::ROUNDS);
+        return \sprintf('A 1.05 MB JSON answer gzipped 10:1, decoded; CPU per warm request, %d requests per client in %d interleaved rounds (× curl: the median of the rounds\' ratios)', $this->requests($context), self::ROUNDS);
     }
 
     public function run(BenchContext $context): array
@@ -51,7 +55,7 @@ final class CompressionGroup implements Group
         if ($url === null || $decoded === 0) {
             return $context->skipAll($this->name(), $scenarios, 'the JSON answer is served by the rig only, not with --url');
         }
-        $samples = InterleavedRounds::sample($context, $scenarios, $url, $this->requests($context), self::WARM_UP);
+        $samples = InterleavedRounds::sample($context, $scenarios, $url, $this->requests($context), self::ROUNDS, self::WARM_UP);
         $rows = [];
         foreach ($scenarios as $i => $scenario) {
             $rows[] = $this->row($scenario, $samples[$i], $samples[0], $this->requests($context));
@@ -63,7 +67,7 @@ final class CompressionGroup implements Group
     /** A tenth of --cpu-requests: each request moves a megabyte. */
     private function requests(BenchContext $context): int
     {
-        return max(InterleavedRounds::ROUNDS, intdiv($context->config->cpuRequests, 10));
+        return max(self::ROUNDS, intdiv($context->config->cpuRequests, 10));
     }
 
     /** The JSON's size, read off the rig (the bench runs where the rig's files are). */
@@ -87,9 +91,11 @@ final class CompressionGroup implements Group
     private function row(Scenario $scenario, array $samples, array $curl, int $requests): Row
     {
         $cpu = Spread::of($samples['cpu']);
+        $paired = PairedRatios::of($samples['cpu'], $curl['cpu']);
         $extra = [
             'wallUsMedian' => round(Spread::of($samples['wall'])->median, 1),
-            'vsCurlGzip' => round($cpu->median / max(0.001, Spread::of($curl['cpu'])->median), 3),
+            'vsCurlGzip' => round($paired->median, 3),
+            'note' => $paired->spread(),
         ];
 
         return new Row($this->name(), $scenario->name(), $scenario->label(), Row::OK, unit: 'µs', min: $cpu->min, median: $cpu->median, max: $cpu->max, requests: $requests, extra: $extra);

@@ -10,6 +10,7 @@ use WarmHttp\Bench\BenchException;
 use WarmHttp\Bench\Cpu\Callgrind;
 use WarmHttp\Bench\Cpu\CpuScenarios;
 use WarmHttp\Bench\Cpu\InterleavedRounds;
+use WarmHttp\Bench\Cpu\PairedRatios;
 use WarmHttp\Bench\Group;
 use WarmHttp\Bench\Row;
 use WarmHttp\Bench\Scenario;
@@ -18,7 +19,8 @@ use WarmHttp\Bench\Spread;
 /**
  * CPU per warm request with no added latency (straight to nginx, TLS + HTTP/2): what the client
  * itself costs. getrusage() user+sys of this process only (nginx is another process), over
- * rounds that interleave the clients so load drift hits all of them alike; and instructions per
+ * rounds that interleave the clients so load drift hits all of them alike, each row's ratio to
+ * the raw handle the median of its per-round ratios (PairedRatios); and instructions per
  * request counted by callgrind (Callgrind), which do not move with the machine's load.
  *
  * @internal bench tooling
@@ -26,6 +28,9 @@ use WarmHttp\Bench\Spread;
 final class CpuGroup implements Group
 {
     private const WARM_UP = 50;
+
+    /** 80 requests per client and round at the default --cpu-requests 2000, 12 at --quick's 300. */
+    private const ROUNDS = 25;
 
     public function name(): string
     {
@@ -35,9 +40,9 @@ final class CpuGroup implements Group
     public function title(BenchContext $context): string
     {
         return \sprintf(
-            'CPU per warm request, no added latency, %d requests per client in %d interleaved rounds; instructions per request counted by callgrind over %d warm requests, opcache off',
+            'CPU per warm request, no added latency, %d requests per client in %d interleaved rounds (× raw curl: the median of the rounds\' ratios); instructions per request counted by callgrind over %d warm requests, opcache off',
             $context->config->cpuRequests,
-            InterleavedRounds::ROUNDS,
+            min(self::ROUNDS, $context->config->cpuRequests),
             Callgrind::forRequests($context->config->cpuRequests)->requests,
         );
     }
@@ -53,7 +58,7 @@ final class CpuGroup implements Group
             return $context->skipAll($this->name(), $scenarios, 'CPU is measured on the rig only (no added latency), not with --url');
         }
         $runnable = array_filter($scenarios, static fn(Scenario $s): bool => $s->unavailableReason() === null);
-        $samples = InterleavedRounds::sample($context, $runnable, $url, $context->config->cpuRequests, self::WARM_UP);
+        $samples = InterleavedRounds::sample($context, $runnable, $url, $context->config->cpuRequests, self::ROUNDS, self::WARM_UP);
         $instructions = self::count($context, $runnable, $url);
         $rows = [];
         foreach ($scenarios as $i => $scenario) {
@@ -102,11 +107,19 @@ final class CpuGroup implements Group
     {
         $cpu = Spread::of($samples['cpu']);
         $extra = ['wallUsMedian' => round(Spread::of($samples['wall'])->median, 1)];
+        $spread = null;
         if ($curl !== null) {
-            $extra['vsRawCurl'] = round($cpu->median / max(0.001, Spread::of($curl['cpu'])->median), 3);
+            $paired = PairedRatios::of($samples['cpu'], $curl['cpu']);
+            $extra += ['vsRawCurl' => round($paired->median, 3), 'vsRawCurlP25' => round($paired->p25, 3), 'vsRawCurlP75' => round($paired->p75, 3), 'rounds' => $paired->rounds];
+            $spread = $paired->spread();
+        }
+        $extra += self::instructionExtras($instructions);
+        if ($spread !== null) {
+            // After the instructions' note, which Goals reads from its start ("instructions not counted: ...")
+            $extra['note'] = \is_string($extra['note'] ?? null) ? $extra['note'] . ' · CPU time ' . $spread : 'CPU time ' . $spread;
         }
 
-        return new Row($this->name(), $scenario->name(), $scenario->label(), Row::OK, unit: 'µs', min: $cpu->min, median: $cpu->median, max: $cpu->max, requests: $requests, extra: $extra + self::instructionExtras($instructions));
+        return new Row($this->name(), $scenario->name(), $scenario->label(), Row::OK, unit: 'µs', min: $cpu->min, median: $cpu->median, max: $cpu->max, requests: $requests, extra: $extra);
     }
 
     /**
