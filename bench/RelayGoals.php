@@ -99,6 +99,11 @@ final class RelayGoals
             if (\is_float($relayOnly)) {
                 $measured .= \sprintf('; of that, the relay %.2f ms (a hand-written request on the kept socket: %.2f ms) and the app %.2f ms', $relayOnly - $floor, $relayOnly, $row->median - $relayOnly);
             }
+            $hopFloor = $row->extra['hopFloorMs'] ?? null;
+            if (\is_float($hopFloor)) {
+                $measured .= \sprintf('; the hop floor (the same bytes to a minimal forwarder process) is %.2f ms, %+.2f ms over warm curl', $hopFloor, $hopFloor - $floor);
+                $measured .= \is_float($relayOnly) ? \sprintf(': the relay adds %.2f ms over it, the app %.2f ms', $relayOnly - $hopFloor, $row->median - $relayOnly) : '';
+            }
         }
         $cold = $this->rows['relay/cold-first-call'] ?? null;
         if ($cold !== null) {

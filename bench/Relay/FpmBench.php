@@ -20,20 +20,24 @@ final class FpmBench
     /**
      * One upstream GET per FPM request at $rttMs: the same endpoint through the relay's sync
      * mode (in a plain pool, and in a pool with opcache.preload), by hand on the kept relay
-     * socket (relay-only), and with a plain, cold client, interleaved with the floor. A warm-up of two requests per worker and mode is not counted:
-     * it opens the relay's upstream connection and each worker's kept relay socket, once per
-     * relay and worker lifetime.
+     * socket (relay-only), by hand on a kept socket to a minimal forwarder (the hop floor,
+     * HopFloor), and with a plain, cold client, interleaved with the floor. A warm-up of two
+     * requests per worker and mode is not counted: it opens the relay's (and the forwarder's)
+     * upstream connection and each worker's kept sockets, once per relay and worker lifetime.
      */
     public function firstCall(int $requests, float $rttMs, int $workers = 2): FirstCallResult
     {
         $rig = Rig::shared();
-        [$syncProxy, $coldProxy, $floorProxy] = [$rig->proxyTo('h2', $rttMs), $rig->proxyTo('h2', $rttMs), $rig->proxyTo('h2', $rttMs)];
+        [$syncProxy, $coldProxy, $floorProxy, $hopProxy] = [$rig->proxyTo('h2', $rttMs), $rig->proxyTo('h2', $rttMs), $rig->proxyTo('h2', $rttMs), $rig->proxyTo('h2', $rttMs)];
         $relay = BenchRelay::start(['--allow-private-networks', '--cafile=' . $rig->caFile()]);
+        $hopFloor = HopFloor::start(Requirements::caFile($rig));
         $env = [
             'WARMHTTP_RELAY' => $relay->address(),
             'WARMHTTP_CAFILE' => $rig->caFile(),
             'WARMHTTP_SYNC_UPSTREAM' => $syncProxy->url('/fast'),
             'WARMHTTP_COLD_UPSTREAM' => $coldProxy->url('/fast'),
+            'WARMHTTP_HOP_FLOOR' => $hopFloor->address(),
+            'WARMHTTP_HOP_UPSTREAM' => $hopProxy->url('/fast'),
         ];
         $fpm = PhpFpm::start(__DIR__ . '/fpm', $workers, $env);
         $preloadIni = TempDir::create('fpm-preload');
@@ -46,30 +50,33 @@ final class FpmBench
                 $call->firstCallMs('cold');
                 $preloadCall->firstCallMs('sync');
                 $call->firstCallMs('relay-only');
+                $call->firstCallMs('hop-floor');
             }
             $syncProxy->resetCounters();
             $coldProxy->resetCounters();
             $floor = new WarmCurl($floorProxy->url('/fast'), Requirements::caFile($rig));
-            $samples = ['sync' => [], 'cold' => [], 'floor' => [], 'preload' => [], 'relay-only' => []];
-            // The sync call, the preloaded pool's and a relay-only call (fpm/first-call.php)
-            // take turns in the same place, after the cold call and the floor, so the relay has
-            // idled the same: called right after another relayed call, the relay is warm and
-            // answered ~0.8 ms sooner (measured).
-            for ($i = 0; $i < 3 * $requests; ++$i) {
-                match ($i % 3) {
+            $samples = ['sync' => [], 'cold' => [], 'floor' => [], 'preload' => [], 'relay-only' => [], 'hop-floor' => []];
+            // The sync call, the preloaded pool's, a relay-only call and a hop-floor call
+            // (fpm/first-call.php) take turns in the same place, after the cold call and the
+            // floor, so the relay (and the forwarder) idled the same: called right after another
+            // relayed call, the relay is warm and answered ~0.8 ms sooner (measured).
+            for ($i = 0; $i < 4 * $requests; ++$i) {
+                match ($i % 4) {
                     0 => $samples['sync'][] = $call->firstCallMs('sync'),
                     1 => $samples['preload'][] = $preloadCall->firstCallMs('sync'),
-                    default => $samples['relay-only'][] = $call->firstCallMs('relay-only'),
+                    2 => $samples['relay-only'][] = $call->firstCallMs('relay-only'),
+                    default => $samples['hop-floor'][] = $call->firstCallMs('hop-floor'),
                 };
                 $samples['cold'][] = $call->firstCallMs('cold');
                 $samples['floor'][] = $floor->callMs();
             }
 
-            return new FirstCallResult(Latencies::of($samples['sync']), Latencies::of($samples['cold']), Latencies::of($samples['floor']), $syncProxy->connections(), $coldProxy->connections(), Latencies::of($samples['preload']), Latencies::of($samples['relay-only']));
+            return new FirstCallResult(Latencies::of($samples['sync']), Latencies::of($samples['cold']), Latencies::of($samples['floor']), $syncProxy->connections(), $coldProxy->connections(), Latencies::of($samples['preload']), Latencies::of($samples['relay-only']), Latencies::of($samples['hop-floor']));
         } finally {
             $preloaded->stop();
             $preloadIni->remove();
             $fpm->stop();
+            $hopFloor->stop();
             $relay->stop();
         }
     }

@@ -15,7 +15,7 @@ final class FpmCall
 {
     public function __construct(private readonly PhpFpm $fpm) {}
 
-    /** @param 'sync'|'cold'|'relay-only' $mode */
+    /** @param 'sync'|'cold'|'relay-only'|'hop-floor' $mode */
     public function firstCallMs(string $mode): float
     {
         $handle = curl_init($this->fpm->url('/first-call.php?mode=' . $mode));

@@ -11,8 +11,9 @@ use WarmHttp\Bench\BenchContext;
  * through the relay's sync mode (warm: 1 RTT is the limit) against a new client (cold: the
  * handshake comes first). The sync row carries, in its note and extra, the floor (a warm call
  * through the same rig), the relay's share (relay-only: the same request written by hand on
- * the kept relay socket, no Client) and the same call in a pool with opcache.preload
- * (fpm-preload.php: what the docs' preload advice is worth).
+ * the kept relay socket, no Client), the hop floor (those bytes to a minimal forwarder process
+ * instead of the relay, HopFloor: the least any process hop adds) and the same call in a pool
+ * with opcache.preload (fpm-preload.php: what the docs' preload advice is worth).
  *
  * @internal bench tooling
  */
@@ -43,7 +44,8 @@ final class FpmFirstCall implements RelayMeasurement
             'preloadP50' => round($preload->p50, 3),
             'preloadP99' => round($preload->p99, 3),
             'relayOnlyP50' => round($result->relayOnly->p50, 3),
-            'note' => \sprintf('warm curl through the rig: %.1f ms; relay only (no Client): %.1f ms; with opcache.preload %.1f ms', $floor, $result->relayOnly->p50, $preload->p50),
+            'hopFloorMs' => round($result->hopFloor->p50, 3),
+            'note' => \sprintf('warm curl through the rig: %.1f ms; hop floor (a minimal forwarder): %.1f ms; relay only (no Client): %.1f ms; with opcache.preload %.1f ms', $floor, $result->hopFloor->p50, $result->relayOnly->p50, $preload->p50),
         ];
         $coldLimit = $network->handshakeMs() + $network->rttMs;
 

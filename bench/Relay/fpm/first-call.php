@@ -5,7 +5,9 @@
 // FPM request must on PHP 8.2–8.4), ?mode=relay-only writes what a relay_sync Client writes
 // by hand on the worker's kept relay socket and reads the answer by its Content-Length: no
 // Client at all, so sync minus relay-only is the app's share of the first call and relay-only
-// minus the warm floor the relay's. WARMHTTP_* come from the pool's environment.
+// minus the warm floor the relay's; ?mode=hop-floor writes the same bytes to a minimal forwarder
+// (HopFloor) instead of the relay: the least any process hop adds to the warm floor.
+// WARMHTTP_* come from the pool's environment.
 declare(strict_types=1);
 
 require dirname(__DIR__, 3) . '/vendor/autoload.php';
@@ -13,8 +15,9 @@ require dirname(__DIR__, 3) . '/vendor/autoload.php';
 $mode = $_GET['mode'] ?? '';
 $start = hrtime(true);
 try {
-    if ($mode === 'relay-only') {
-        $result = relayOnly((string) getenv('WARMHTTP_RELAY'), (string) getenv('WARMHTTP_SYNC_UPSTREAM'), (string) getenv('WARMHTTP_CAFILE'));
+    if ($mode === 'relay-only' || $mode === 'hop-floor') {
+        $hop = $mode === 'hop-floor';
+        $result = byHand((string) getenv($hop ? 'WARMHTTP_HOP_FLOOR' : 'WARMHTTP_RELAY'), (string) getenv($hop ? 'WARMHTTP_HOP_UPSTREAM' : 'WARMHTTP_SYNC_UPSTREAM'), (string) getenv('WARMHTTP_CAFILE'));
     } else {
         $sync = $mode === 'sync';
         $client = new WarmHttp\Client(['cafile' => (string) getenv('WARMHTTP_CAFILE'), 'timeout' => 10]
@@ -28,10 +31,14 @@ try {
 header('Content-Type: application/json');
 echo json_encode(['ms' => (hrtime(true) - $start) / 1e6] + $result);
 
-/** @return array{status: int, body: string} */
-function relayOnly(string $relay, string $url, string $cafile): array
+/**
+ * What a relay_sync Client writes, by hand on the worker's kept socket to $address.
+ *
+ * @return array{status: int, body: string}
+ */
+function byHand(string $address, string $url, string $cafile): array
 {
-    $socket = stream_socket_client($relay, $errno, $errstr, 2, STREAM_CLIENT_CONNECT | STREAM_CLIENT_PERSISTENT);
+    $socket = stream_socket_client($address, $errno, $errstr, 2, STREAM_CLIENT_CONNECT | STREAM_CLIENT_PERSISTENT);
     if ($socket === false) {
         throw new RuntimeException((string) $errstr);
     }
@@ -43,7 +50,7 @@ function relayOnly(string $relay, string $url, string $cafile): array
     while (($end = strpos($answer, "\r\n\r\n")) === false || strlen($answer) < $end + 4 + contentLength(substr($answer, 0, $end))) {
         $chunk = fread($socket, 65536);
         if ($chunk === false || $chunk === '') {
-            throw new RuntimeException('the relay closed the connection');
+            throw new RuntimeException('the relay (or the hop floor) closed the connection');
         }
         $answer .= $chunk;
     }

@@ -36,6 +36,11 @@ final class RelayRowsTest extends TestCase
         self::assertStringContainsString('p99 120 µs', $met[0]->measured);
         self::assertStringContainsString('relay adds 0.10 ms', $met[2]->measured);
 
+        $split = RelayGoals::check(self::byId([self::row('warmhttp-sync-first-call', 'ms', 21.2, ['warmFloorMs' => 20.5, 'relayOnlyP50' => 20.9, 'hopFloorMs' => 20.7], 20.0)]))[2];
+        self::assertFalse($split->met);
+        self::assertStringContainsString('the relay 0.40 ms (a hand-written request on the kept socket: 20.90 ms) and the app 0.30 ms', $split->measured);
+        self::assertStringContainsString('the hop floor (the same bytes to a minimal forwarder process) is 20.70 ms, +0.20 ms over warm curl: the relay adds 0.20 ms over it, the app 0.30 ms', $split->measured);
+
         $missed = RelayGoals::check(self::byId([
             self::row('warmhttp-dispatch', 'µs/call', 40.0, ['p99' => 150.0]),
             self::row('warmhttp-throughput', 'deliveries/s', 6200.0, ['lost' => 1, 'runs' => 3, 'duplicates' => 0, 'relayCores' => 0.97]),
