@@ -24,7 +24,7 @@ final class FirstCallRowTest extends TestCase
         $path = '/fast?hop-floor=' . bin2hex(random_bytes(4));
         try {
             $socket = stream_socket_client($floor->address(), $errno, $errstr, 2);
-            self::assertIsResource($socket, $errstr);
+            self::assertIsResource($socket, (string) $errstr);
             $url = $rig->nginx()->url('h2', $path);
             foreach ([1, 2, 3] as $_) {
                 fwrite($socket, "GET {$url} HTTP/1.1\r\nHost: x\r\nX-WarmHttp-Mode: sync\r\n\r\n");
