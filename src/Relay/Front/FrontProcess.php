@@ -10,10 +10,10 @@ use WarmHttp\Relay\RelayConfig;
 
 /**
  * The relay's front process: one loop, one core, serving callers. It alternates stream_select
- * on the callers' sockets with the journal append of what arrived and its acks, then one
- * non-blocking round of the curl pool for sync-mode forwarding (PHP cannot select on curl's
- * sockets and stream sockets together), then moves sync answers' bodies on to their callers.
- * Async delivery runs in the delivery worker process.
+ * on the callers' sockets (and on dups of curl's sockets of the sync transfers in flight,
+ * UpstreamSockets) with the journal append of what arrived and its acks, then one
+ * non-blocking round of the curl pool for sync-mode forwarding, then moves sync answers'
+ * bodies on to their callers. Async delivery runs in the delivery worker process.
  *
  * Signals only raise a flag: the loop itself stops accepting and drains, so no handler ever
  * closes a socket the loop is iterating over (that crashed the front under load).
@@ -23,11 +23,22 @@ use WarmHttp\Relay\RelayConfig;
 final class FrontProcess
 {
     /**
-     * While sync transfers are in flight: at most this long before curl gets its turn. Each
-     * turn of a transfer (request out, answer in) may wait this long: at 1 ms, a sync call
-     * through the relay took 1.5 ms longer than a warm curl call on the same rig.
+     * While sync transfers are in flight and not all of their sockets are waited on (a
+     * connection still opening, a body going out, a caller behind): at most this long before
+     * curl gets its turn. Each turn of a transfer (request out, answer in) may wait this
+     * long: at 1 ms, a sync call through the relay took 1.5 ms longer than a warm curl call on
+     * the same rig.
      */
     private const BUSY_WAIT_SECONDS = 0.0002;
+
+    /**
+     * While every sync transfer's socket is waited on: select wakes when its answer arrives,
+     * and this only bounds the wait for curl's own timers (timeouts, Expect: 100-continue).
+     */
+    private const WATCHED_WAIT_SECONDS = 0.005;
+
+    /** How often the dups of connections curl closed while idle are looked for. */
+    private const SWEEP_SECONDS = 1.0;
 
     /** With nothing to do: how long a select may sleep (signals and the worker's watch need turns). */
     private const IDLE_WAIT_SECONDS = 0.25;
@@ -47,6 +58,10 @@ final class FrontProcess
 
     private float $nextFailedSelectLog = 0.0;
 
+    private readonly UpstreamSockets $upstream;
+
+    private float $nextSweep = 0.0;
+
     public function __construct(
         private readonly RelayConfig $config,
         private readonly ListeningSockets $listeners,
@@ -56,6 +71,7 @@ final class FrontProcess
         private readonly LoggerInterface $logger,
     ) {
         $this->callers = new Callers($config->limits, $logger);
+        $this->upstream = new UpstreamSockets();
     }
 
     public function run(): void
@@ -69,7 +85,8 @@ final class FrontProcess
                 $this->stop();
             }
             $now = self::now();
-            $this->pollSockets($this->waitSeconds($pool->inFlight() > 0), $now);
+            $upstream = $this->upstreamToWatch($pool);
+            $this->pollSockets($this->waitSeconds($pool->inFlight() > 0, $upstream !== null), $now, $upstream ?? []);
             // Acknowledge what arrived before any curl work: a caller is blocked until its 202.
             if ($this->router->commit($now) > 0) {
                 $this->worker->wake();
@@ -79,9 +96,17 @@ final class FrontProcess
             if ($this->sync->inFlight() > 0) {
                 // Sync answers settle inside the tick; the reap after it closes their
                 // connections if they asked for that.
+                $transfers = $pool->inFlight();
                 $pool->tick(0.0);
                 $this->sync->pump();
                 $this->callers->reap();
+                if ($pool->inFlight() < $transfers) {
+                    $this->upstream->sweep(); // a finished transfer's connection may be closed: its peer must see it
+                }
+            }
+            if ($now >= $this->nextSweep) {
+                $this->nextSweep = $now + self::SWEEP_SECONDS;
+                $this->upstream->sweep();
             }
             $this->callers->expire($now);
             if (!$this->stopping) {
@@ -125,23 +150,45 @@ final class FrontProcess
         return ($this->sync->inFlight() === 0 && $this->router->idle()) || self::now() >= $this->drainDeadline;
     }
 
-    private function waitSeconds(bool $transfersInFlight): float
+    /**
+     * The dups of curl's sockets to wait on, [] with no transfer in flight; null when some
+     * transfer cannot be waited on that way (curl is then polled).
+     *
+     * @return list<resource>|null
+     */
+    private function upstreamToWatch(CurlPool $pool): ?array
+    {
+        $transfers = $pool->inFlight();
+        if ($transfers === 0) {
+            return [];
+        }
+        $handles = $pool->handlesInFlight();
+        if (\count($handles) !== $transfers || $this->sync->backedUp()) {
+            return null; // transfers waiting for a stream (MultiplexGate), or one curl may have paused
+        }
+
+        return $this->upstream->watch($handles);
+    }
+
+    private function waitSeconds(bool $transfersInFlight, bool $watched): float
     {
         if ($this->router->hasArrivals() || $this->stopRequested) {
             return 0.0;
         }
 
         if ($transfersInFlight) {
-            return self::BUSY_WAIT_SECONDS;
+            return $watched ? self::WATCHED_WAIT_SECONDS : self::BUSY_WAIT_SECONDS;
         }
 
         // Callers waiting for Redis: their --ack-timeout must be kept to within a few ms.
         return $this->stopping || $this->router->waitingForRedis() > 0 ? min(0.01, $this->config->ackTimeout) : self::IDLE_WAIT_SECONDS;
     }
 
-    private function pollSockets(float $timeout, float $now): void
+    /** @param list<resource> $upstream dups of curl's sockets: readable, curl has work */
+    private function pollSockets(float $timeout, float $now, array $upstream): void
     {
         [$read, $write] = $this->callers->selectSets();
+        array_push($read, ...$upstream);
         if (!$this->stopping) {
             array_push($read, ...$this->listeners->sockets());
         }
@@ -167,7 +214,11 @@ final class FrontProcess
         foreach ($write as $socket) {
             $this->callers->writable($socket, $now);
         }
+        $this->upstream->readable($upstream === [] ? [] : array_values(array_filter($read, $this->upstream->isWatched(...))));
         foreach ($read as $socket) {
+            if ($upstream !== [] && $this->upstream->isWatched($socket)) {
+                continue; // curl's turn comes after the callers'
+            }
             if ($socket === $reports) {
                 $this->forwarded();
 
@@ -236,6 +287,7 @@ final class FrontProcess
     {
         $this->worker->stop($this->config->drainTimeout);
         $this->callers->closeAll();
+        $this->upstream->closeAll();
         $this->listeners->close();
         $this->logger->info('Relay stopped', ['note' => 'unfinished deliveries stay spooled and resume on the next start']);
     }

@@ -81,6 +81,15 @@ final class StreamedAnswer
         $this->pump();
     }
 
+    /**
+     * The caller's socket is behind: body bytes wait here, and curl may pause the transfer,
+     * leaving its socket unread (the front then polls curl rather than wait on that socket).
+     */
+    public function backedUp(): bool
+    {
+        return \strlen($this->connection->out) >= self::CALLER_HIGH_WATER;
+    }
+
     /** Moves what curl has received to the caller, as far as the caller's socket keeps up. */
     public function pump(): void
     {

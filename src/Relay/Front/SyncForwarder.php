@@ -95,6 +95,18 @@ final class SyncForwarder
         return $lines;
     }
 
+    /** Whether some caller's socket is behind its answer (StreamedAnswer::backedUp()). */
+    public function backedUp(): bool
+    {
+        foreach ($this->answers as $answer) {
+            if ($answer->backedUp()) {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /** Moves received body bytes on to callers; the daemon calls it every round. */
     public function pump(): void
     {
