@@ -62,6 +62,9 @@ final class CurlPool
 
     private bool $bodyArrived = false;
 
+    /** Requests sendAlone() settled on a reused connection: counted here, added in stats(). */
+    private int $reusedAlone = 0;
+
     private readonly ConnectionOwners $owners;
 
     private readonly PoolCounters $counters;
@@ -247,7 +250,8 @@ final class CurlPool
      * A sendRequest() outside fibers whose transfer keeps its profile's options (TransferSpec::
      * $profile) and finds nothing else in the pool: started, driven and settled here in one
      * frame, on a kept handle, as start(), wait(), finish() and recycle() would do it. Their
-     * calls and checks cost ~3 k instructions of a warm request (callgrind, issue 16). Returns
+     * calls and checks cost ~3 k instructions of a warm request (callgrind, issue 16); the
+     * transfer is booked (active, attempts) only if it fails (failedAlone()). Returns
      * null, having done nothing, when the transfer needs the general path; a transfer that
      * failed is handed to finish() (retry, classification) and wait(). The outcome is returned,
      * not settled: only the caller holds this transfer (no listener, no fiber waits on it).
@@ -259,29 +263,23 @@ final class CurlPool
         if ($profile === null || $this->active !== [] || $this->gate->counting || ($this->kept[$profile] ?? []) === []) {
             return null;
         }
-        $transfer->attempt();
         [$handle, $url] = array_pop($this->kept[$profile]);
         --$this->keptCount;
         if ($url !== $spec->url && $spec->url !== '') {
             curl_setopt($handle, \CURLOPT_URL, $spec->url);
         }
-        $id = spl_object_id($handle);
-        $this->active[$id] = $transfer;
-        $this->handles[$id] = $handle;
         curl_multi_add_handle($this->multi, $handle);
         $errno = $this->driveAlone();
         if ($errno !== \CURLE_OK) {
-            if ($errno !== null) {
-                $this->finish($handle, $errno);
-            }
-            $this->wait($transfer);
-
-            return $transfer->outcome();
+            return $this->failedAlone($transfer, $handle, $errno);
         }
-        unset($this->active[$id], $this->handles[$id]);
         curl_multi_remove_handle($this->multi, $handle);
         $info = CurlInfo::read($handle, ($spec->curlOptions[\CURLOPT_FOLLOWLOCATION] ?? false) === true);
-        $this->counters->record($spec->host, $info);
+        if ($info['num_connects'] === 0) {
+            ++$this->reusedAlone; // PoolCounters::record() for a reused connection, without its call
+        } else {
+            $this->counters->record($spec->host, $info);
+        }
         $outcome = $transfer->exchange->response($transfer, $handle, $info);
         if (\count($this->spare) + $this->keptCount < self::SPARE_HANDLES) {
             $this->kept[$profile][] = [$handle, $spec->url];
@@ -289,6 +287,25 @@ final class CurlPool
         }
 
         return $outcome;
+    }
+
+    /**
+     * The general path takes over a transfer sendAlone() started: it enters the pool's books
+     * only now (nothing read them while it ran alone: no callback of ours runs for it), as its
+     * first attempt (a dead reused connection is retried, finish()).
+     */
+    private function failedAlone(Transfer $transfer, \CurlHandle $handle, ?int $errno): ResponseInterface|ClientExceptionInterface|null
+    {
+        $transfer->attempt();
+        $id = spl_object_id($handle);
+        $this->active[$id] = $transfer;
+        $this->handles[$id] = $handle;
+        if ($errno !== null) {
+            $this->finish($handle, $errno);
+        }
+        $this->wait($transfer);
+
+        return $transfer->outcome();
     }
 
     /** Drives transfers until this one has settled, moving every other one along too. */
@@ -432,7 +449,7 @@ final class CurlPool
 
     public function stats(): PoolStats
     {
-        return $this->counters->snapshot($this->inFlight());
+        return $this->counters->snapshot($this->inFlight(), $this->reusedAlone);
     }
 
     /** @return bool whether any transfer settled or any streamed body received data */

@@ -53,9 +53,10 @@ final class PoolCounters
         ++$this->retried;
     }
 
-    public function snapshot(int $inFlight): PoolStats
+    /** @param int $reusedElsewhere requests on a reused connection the pool counted itself (CurlPool::sendAlone()) */
+    public function snapshot(int $inFlight, int $reusedElsewhere = 0): PoolStats
     {
-        return new PoolStats($this->requests, $this->opened, $this->reused, $this->handshakes, $this->lookups, $this->retried, $inFlight);
+        return new PoolStats($this->requests + $reusedElsewhere, $this->opened, $this->reused + $reusedElsewhere, $this->handshakes, $this->lookups, $this->retried, $inFlight);
     }
 
     /** curl reports no cache hit, so a lookup is a new connection to a name not resolved lately. */

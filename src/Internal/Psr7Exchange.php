@@ -22,8 +22,19 @@ use WarmHttp\Exception\TimeoutException;
  */
 final class Psr7Exchange implements Exchange
 {
-    /** A plain property: one exchange is made per request, and PHP 8.2 writes readonly ones on its slow path. */
-    public function __construct(private RequestInterface $request) {}
+    /**
+     * Typed by its docblock only: one exchange is made per request, and PHP 8.2 without
+     * opcache resolves a property's interface type by name on every write (~230 of the ~840
+     * instructions of making one, callgrind, issue 16).
+     *
+     * @var RequestInterface
+     */
+    private $request;
+
+    public function __construct(RequestInterface $request)
+    {
+        $this->request = $request;
+    }
 
     /**
      * The pool's description of a PSR-7 request, for the Client.
@@ -63,6 +74,10 @@ final class Psr7Exchange implements Exchange
             return $this->streamed($transfer, $transfer->streamedBody, $handle, $info);
         }
         try {
+            if ($transfer->cappedBody === null && $transfer->spec->method !== 'HEAD') {
+                // Most responses: checked first, without the calls below (~400 instructions, callgrind)
+                return ResponseParser::parse((string) curl_multi_getcontent($handle), $info['header_size'], $info);
+            }
             if ($transfer->stoppedAtHead()) {
                 return ResponseParser::parse($transfer->head(), \strlen($transfer->head()), $info, new MemoryStream(''));
             }

@@ -18,6 +18,14 @@ final class PoolCountersTest extends TestCase
         self::assertEquals(new PoolStats(1, 0, 1, 0, 0, 0, 3), $counters->snapshot(3));
     }
 
+    public function testAddsTheReusedConnectionsThePoolCountedItself(): void
+    {
+        $counters = new PoolCounters();
+        $counters->record('api.example.com', ['num_connects' => 1, 'appconnect_time_us' => 5000]);
+
+        self::assertEquals(new PoolStats(6, 1, 5, 1, 1, 0, 0), $counters->snapshot(0, 5));
+    }
+
     public function testCountsANewTlsConnectionAndItsLookupOncePerCacheLifetime(): void
     {
         $counters = new PoolCounters();
