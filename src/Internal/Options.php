@@ -16,44 +16,89 @@ use WarmHttp\Relay\App\RelayAddress;
  */
 final class Options
 {
-    /** @var array<string, array{string, mixed}> name => [type, default] */
+    /** @var array<string, string> name => type (check()); each has its default in DEFAULTS */
     private const SCHEMA = [
-        'verify' => ['bool', true],
-        'cafile' => ['?file', null],
-        'timeout' => ['seconds', 30.0],
-        'connect_timeout' => ['seconds', 10.0],
-        'read_timeout' => ['seconds', 0.0],
-        'http_version' => ['?version', null],
-        'max_host_connections' => ['?count', null],
-        'max_total_connections' => ['?count', null],
-        'follow_redirects' => ['bool', false],
-        'max_redirects' => ['count', 5],
-        'max_response_bytes' => ['?count', null],
-        'max_idle_seconds' => ['count', 50],
-        'stream' => ['bool', false],
-        'decode_content' => ['decoding', true],
-        'cert' => ['?credential', null],
-        'ssl_key' => ['?credential', null],
-        'proxy' => ['?proxy', null],
-        'no_proxy' => ['?noproxy', null],
-        'headers' => ['headers', []],
-        'relay' => ['?relay', null],
-        'relay_token' => ['?string', null],
-        'relay_sync' => ['bool', false],
-        'relay_sync_guard' => ['bool', false],
-        'relay_allow_private_networks' => ['bool', false],
-        'relay_allowed_hosts' => ['hosts', []],
-        'relay_fallback_dir' => ['?dir', null],
-        'logger' => ['?logger', null],
-        'tls_min' => ['?tls', null],
-        'tls_max' => ['?tls', null],
-        'capath' => ['?cadir', null],
-        'ip_resolve' => ['?ipfamily', null],
-        'cert_type' => ['?certtype', null],
-        'ssl_key_type' => ['?keytype', null],
-        'http_auth' => ['?httpauth', null],
-        'progress' => ['?callable', null],
-        'debug' => ['?stream', null],
+        'verify' => 'bool',
+        'cafile' => '?file',
+        'timeout' => 'seconds',
+        'connect_timeout' => 'seconds',
+        'read_timeout' => 'seconds',
+        'http_version' => '?version',
+        'max_host_connections' => '?count',
+        'max_total_connections' => '?count',
+        'follow_redirects' => 'bool',
+        'max_redirects' => 'count',
+        'max_response_bytes' => '?count',
+        'max_idle_seconds' => 'count',
+        'stream' => 'bool',
+        'decode_content' => 'decoding',
+        'cert' => '?credential',
+        'ssl_key' => '?credential',
+        'proxy' => '?proxy',
+        'no_proxy' => '?noproxy',
+        'headers' => 'headers',
+        'relay' => '?relay',
+        'relay_token' => '?string',
+        'relay_sync' => 'bool',
+        'relay_sync_guard' => 'bool',
+        'relay_allow_private_networks' => 'bool',
+        'relay_allowed_hosts' => 'hosts',
+        'relay_fallback_dir' => '?dir',
+        'logger' => '?logger',
+        'tls_min' => '?tls',
+        'tls_max' => '?tls',
+        'capath' => '?cadir',
+        'ip_resolve' => '?ipfamily',
+        'cert_type' => '?certtype',
+        'ssl_key_type' => '?keytype',
+        'http_auth' => '?httpauth',
+        'progress' => '?callable',
+        'debug' => '?stream',
+    ];
+
+    /**
+     * name => default, the value of every option not given: added to the given ones as they are
+     * (one array union, not a loop over the schema per Client).
+     *
+     * @var array<string, mixed>
+     */
+    private const DEFAULTS = [
+        'verify' => true,
+        'cafile' => null,
+        'timeout' => 30.0,
+        'connect_timeout' => 10.0,
+        'read_timeout' => 0.0,
+        'http_version' => null,
+        'max_host_connections' => null,
+        'max_total_connections' => null,
+        'follow_redirects' => false,
+        'max_redirects' => 5,
+        'max_response_bytes' => null,
+        'max_idle_seconds' => 50,
+        'stream' => false,
+        'decode_content' => true,
+        'cert' => null,
+        'ssl_key' => null,
+        'proxy' => null,
+        'no_proxy' => null,
+        'headers' => [],
+        'relay' => null,
+        'relay_token' => null,
+        'relay_sync' => false,
+        'relay_sync_guard' => false,
+        'relay_allow_private_networks' => false,
+        'relay_allowed_hosts' => [],
+        'relay_fallback_dir' => null,
+        'logger' => null,
+        'tls_min' => null,
+        'tls_max' => null,
+        'capath' => null,
+        'ip_resolve' => null,
+        'cert_type' => null,
+        'ssl_key_type' => null,
+        'http_auth' => null,
+        'progress' => null,
+        'debug' => null,
     ];
 
     /**
@@ -96,15 +141,17 @@ final class Options
             if (!isset(self::SCHEMA[$name])) {
                 throw self::unknown((string) $name);
             }
-            $values[$name] = self::check($name, self::SCHEMA[$name][0], $value);
+            $values[$name] = self::check($name, self::SCHEMA[$name], $value);
         }
-        foreach (self::SCHEMA as $name => [, $default]) {
-            $values[$name] ??= $default;
-        }
-        if (($values['relay_sync'] ?? false) === true) {
+        // Only the options given need a check: the defaults are valid (OptionsTest), and a
+        // range needs both ends (TlsVersions, one file less per PHP-FPM request without them).
+        $values += self::DEFAULTS;
+        if ($values['relay_sync'] === true) {
             self::checkRelaySync($values);
         }
-        TlsVersions::checkRange($values['tls_min'] ?? null, $values['tls_max'] ?? null);
+        if ($values['tls_min'] !== null && $values['tls_max'] !== null) {
+            TlsVersions::checkRange($values['tls_min'], $values['tls_max']);
+        }
 
         return new self($values, $given);
     }

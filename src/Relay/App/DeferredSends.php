@@ -35,8 +35,20 @@ final class DeferredSends
     /** @var list<array{FallbackEntry, LoggerInterface}> */
     private static array $memory = [];
 
-    /** @var array<string, ?LoggerInterface> journal directory => its Client's logger (null: error_log) */
+    /**
+     * journal directory => its Client's logger (null: error_log); the default directory is
+     * under DEFAULT_DIR until a flush (or journal()) names it.
+     *
+     * @var array<string, ?LoggerInterface>
+     */
     private static array $journals = [];
+
+    /**
+     * The key of the default journal before its directory is asked for: a Client without
+     * relay_fallback_dir then costs no geteuid() and loads neither JournalMarker nor ProcessUser
+     * (two files less per PHP-FPM request) until the unit of work ends.
+     */
+    private const DEFAULT_DIR = '';
 
     /**
      * Journals opened, when first written to or found due: a PHP-FPM request whose request the
@@ -67,11 +79,25 @@ final class DeferredSends
         if ($journal instanceof FallbackJournal) {
             self::$opened[$journal->dir] ??= $journal;
         }
-        $dir = $journal instanceof FallbackJournal ? $journal->dir : ($journal ?? JournalMarker::defaultDirectory());
+        $dir = $journal instanceof FallbackJournal ? $journal->dir : ($journal ?? self::DEFAULT_DIR);
         if (!isset(self::$journals[$dir])) {
             self::$journals[$dir] = $logger; // the first Client's logger; one without, replaced
         }
         self::register();
+    }
+
+    /** The default journal's directory in place of its placeholder, once: a flush or journal() needs it. */
+    private static function nameDefaultDirectory(): void
+    {
+        if (!\array_key_exists(self::DEFAULT_DIR, self::$journals)) {
+            return;
+        }
+        $logger = self::$journals[self::DEFAULT_DIR];
+        unset(self::$journals[self::DEFAULT_DIR]);
+        $dir = JournalMarker::defaultDirectory();
+        if (!isset(self::$journals[$dir])) {
+            self::$journals[$dir] = $logger;
+        }
     }
 
     /** The process's journal in $dir (null: the default one), watched: the instance flushes scan. */
@@ -79,6 +105,7 @@ final class DeferredSends
     {
         $dir ??= JournalMarker::defaultDirectory();
         self::watch($dir, $logger);
+        self::nameDefaultDirectory();
 
         return self::$opened[$dir] ??= new FallbackJournal($dir);
     }
@@ -109,6 +136,7 @@ final class DeferredSends
         }
         self::$flushing = true;
         try {
+            self::nameDefaultDirectory();
             self::sendFromMemory();
             $now = microtime(true);
             foreach (self::$journals as $dir => $logger) {

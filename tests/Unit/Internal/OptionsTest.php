@@ -12,6 +12,25 @@ use WarmHttp\Internal\Options;
 
 final class OptionsTest extends TestCase
 {
+    /** The defaults are added unchecked (Options::DEFAULTS): each must be what its check lets through. */
+    public function testEveryOptionHasADefaultItsOwnCheckKeepsAsIs(): void
+    {
+        /** @var array<string, mixed> $defaults */
+        $defaults = (new \ReflectionClassConstant(Options::class, 'DEFAULTS'))->getValue();
+
+        $values = new \ReflectionProperty(Options::class, 'values');
+
+        self::assertSame(Options::names(), array_keys($defaults));
+        self::assertSame($defaults, $values->getValue(Options::fromArray([])));
+        foreach ($defaults as $name => $default) {
+            $given = Options::fromArray([$name => $default]);
+            // decode_content's true is read as the codings it offers (acceptEncoding()), checked or not
+            $name === 'decode_content'
+                ? self::assertSame(Options::fromArray([])->acceptEncoding(), $given->acceptEncoding())
+                : self::assertSame([$name => $default], array_intersect_key((array) $values->getValue($given), [$name => true]), $name);
+        }
+    }
+
     public function testFillsInTheDocumentedDefaults(): void
     {
         $options = Options::fromArray([]);
