@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Internal;
 
 use Psr\Http\Client\ClientExceptionInterface;
+use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
 use WarmHttp\PoolStats;
 
@@ -247,18 +248,21 @@ final class CurlPool
     }
 
     /**
-     * A sendRequest() outside fibers whose transfer keeps its profile's options (TransferSpec::
-     * $profile) and finds nothing else in the pool: started, driven and settled here in one
+     * A sendRequest() outside fibers whose spec keeps its profile's options (TransferSpec::
+     * $profile), when nothing else is in the pool: started, driven and settled here in one
      * frame, on a kept handle, as start(), wait(), finish() and recycle() would do it. Their
-     * calls and checks cost ~3 k instructions of a warm request (callgrind, issue 16); the
-     * transfer is booked (active, attempts) only if it fails (failedAlone()). Returns
-     * null, having done nothing, when the transfer needs the general path; a transfer that
-     * failed is handed to finish() (retry, classification) and wait(). The outcome is returned,
-     * not settled: only the caller holds this transfer (no listener, no fiber waits on it).
+     * calls and checks cost ~3 k instructions of a warm request (callgrind, issue 16). Given
+     * the spec and its request rather than a Transfer, the Transfer and its exchange (~2 k
+     * more) are made only if the general path takes over: a failure (retry, classification,
+     * failedAlone()). Returns null, having done nothing, when the request needs the general
+     * path. The outcome is returned, not settled: only the caller holds this request (no
+     * listener, no fiber waits on it).
+     *
+     * @param RequestInterface|null $request with a spec: the request it was made of (a body-less one)
      */
-    public function sendAlone(Transfer $transfer): ResponseInterface|ClientExceptionInterface|null
+    public function sendAlone(Transfer|TransferSpec $transfer, ?RequestInterface $request = null): ResponseInterface|ClientExceptionInterface|null
     {
-        $spec = $transfer->spec;
+        $spec = $transfer instanceof Transfer ? $transfer->spec : $transfer;
         $profile = $spec->profile;
         if ($profile === null || $this->active !== [] || $this->gate->counting || ($this->kept[$profile] ?? []) === []) {
             return null;
@@ -271,7 +275,7 @@ final class CurlPool
         curl_multi_add_handle($this->multi, $handle);
         $errno = $this->driveAlone();
         if ($errno !== \CURLE_OK) {
-            return $this->failedAlone($transfer, $handle, $errno);
+            return $this->failedAlone($transfer instanceof Transfer ? $transfer : new Transfer($spec, new Psr7Exchange($request ?? throw new \LogicException('sendAlone(): a spec comes with its request.'))), $handle, $errno);
         }
         curl_multi_remove_handle($this->multi, $handle);
         $info = CurlInfo::read($handle, ($spec->curlOptions[\CURLOPT_FOLLOWLOCATION] ?? false) === true);
@@ -280,7 +284,9 @@ final class CurlPool
         } else {
             $this->counters->record($spec->host, $info);
         }
-        $outcome = $transfer->exchange->response($transfer, $handle, $info);
+        $outcome = $transfer instanceof Transfer
+            ? $transfer->exchange->response($transfer, $handle, $info)
+            : Psr7Exchange::buffered($request ?? throw new \LogicException('sendAlone(): a spec comes with its request.'), (string) curl_multi_getcontent($handle), $info);
         if (\count($this->spare) + $this->keptCount < self::SPARE_HANDLES) {
             $this->kept[$profile][] = [$handle, $spec->url];
             ++$this->keptCount;
@@ -290,7 +296,7 @@ final class CurlPool
     }
 
     /**
-     * The general path takes over a transfer sendAlone() started: it enters the pool's books
+     * The general path takes over a request sendAlone() started: it enters the pool's books
      * only now (nothing read them while it ran alone: no callback of ours runs for it), as its
      * first attempt (a dead reused connection is retried, finish()).
      */

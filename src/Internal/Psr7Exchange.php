@@ -90,6 +90,25 @@ final class Psr7Exchange implements Exchange
     }
 
     /**
+     * What curl buffered of a response (header blocks, then the body), for CurlPool::sendAlone().
+     *
+     * @param Info $info
+     */
+    public static function buffered(RequestInterface $request, string $raw, array $info): ResponseInterface|ClientExceptionInterface
+    {
+        try {
+            return ResponseParser::parse($raw, $info['header_size'], $info);
+        } catch (MalformedResponse $e) {
+            return (new self($request))->malformed($e);
+        }
+    }
+
+    private function malformed(MalformedResponse $e): NetworkException
+    {
+        return new NetworkException($this->request, $this->describe($e->getMessage()));
+    }
+
+    /**
      * A refused head stops the transfer at once, with the reason it was refused: curl would
      * otherwise go on receiving a body nobody can read, and the dropped body stream would
      * report it as "closed before it was read".
