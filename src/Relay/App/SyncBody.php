@@ -45,7 +45,7 @@ final class SyncBody
      */
     public static function codings(string $head): array
     {
-        if (preg_match_all('/\r\ncontent-encoding:[ \t]*([^\r]*)/i', $head, $lines) === 0) {
+        if (stripos($head, "\r\ncontent-encoding:") === false || preg_match_all('/\r\ncontent-encoding:[ \t]*([^\r]*)/i', $head, $lines) === 0) {
             return [];
         }
         $codings = [];

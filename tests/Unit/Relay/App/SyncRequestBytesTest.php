@@ -8,6 +8,7 @@ use Nyholm\Psr7\Request;
 use PHPUnit\Framework\TestCase;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\StreamInterface;
+use WarmHttp\Internal\LazyRequest;
 use WarmHttp\Internal\MemoryStream;
 use WarmHttp\Internal\UserAgent;
 use WarmHttp\Relay\App\SyncRequestBytes;
@@ -27,6 +28,25 @@ final class SyncRequestBytesTest extends TestCase
             . self::RELAY_LINES . self::SETTINGS . "\r\n\r\n",
             self::bytes()->encode($request),
         );
+    }
+
+    /** createRequest()'s LazyRequest goes by its strings: byte for byte what the general path writes. */
+    public function testARequestAsCreatedGoesAsTheSameRequestBuiltByNyholm(): void
+    {
+        $urls = ['https://api.example/a?b=1', 'http://api.example:8080/p%20q?x=%C3%A9', 'https://[::1]:8443/', 'http://api.example'];
+        $clients = [self::bytes(), new SyncRequestBytes(self::RELAY_LINES, self::SETTINGS, null, null), new SyncRequestBytes(self::RELAY_LINES, self::SETTINGS, '2', 'gzip, br')];
+        foreach ($urls as $url) {
+            foreach (['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as $method) {
+                $lazy = LazyRequest::of($method, $url);
+                self::assertNotNull($lazy, $url);
+                foreach ($clients as $bytes) {
+                    self::assertSame($bytes->encode(self::request($method, $url)), $bytes->encode($lazy), $method . ' ' . $url);
+                }
+            }
+        }
+        $changed = LazyRequest::of('GET', $urls[0])?->withHeader('Accept', 'text/plain');
+        self::assertNotNull($changed);
+        self::assertStringContainsString("\r\nAccept: text/plain\r\n", self::bytes()->encode($changed), 'a changed one goes the general way');
     }
 
     public function testABodyIsSentWholeWithItsLengthAndTheRequestsOwnFramingGoes(): void
