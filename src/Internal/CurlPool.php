@@ -66,6 +66,15 @@ final class CurlPool
     /** Requests sendAlone() settled on a reused connection: counted here, added in stats(). */
     private int $reusedAlone = 0;
 
+    /**
+     * The handle sendAlone() drives, while it does (it is in curl, not in $active): a request
+     * sent meanwhile (from a signal handler) takes the general path, which leaves this one's
+     * end to it (finish() keeps it in $aloneErrno).
+     */
+    private ?\CurlHandle $alone = null;
+
+    private ?int $aloneErrno = null;
+
     private readonly ConnectionOwners $owners;
 
     private readonly PoolCounters $counters;
@@ -264,7 +273,7 @@ final class CurlPool
     {
         $spec = $transfer instanceof Transfer ? $transfer->spec : $transfer;
         $profile = $spec->profile;
-        if ($profile === null || $this->active !== [] || $this->gate->counting || ($this->kept[$profile] ?? []) === []) {
+        if ($profile === null || $this->active !== [] || $this->alone !== null || $this->gate->counting || ($this->kept[$profile] ?? []) === []) {
             return null;
         }
         [$handle, $url] = array_pop($this->kept[$profile]);
@@ -273,7 +282,9 @@ final class CurlPool
             curl_setopt($handle, \CURLOPT_URL, $spec->url);
         }
         curl_multi_add_handle($this->multi, $handle);
-        $errno = $this->driveAlone();
+        $this->alone = $handle;
+        $errno = $this->driveAlone() ?? $this->aloneErrno;
+        $this->alone = $this->aloneErrno = null;
         if ($errno !== \CURLE_OK) {
             return $this->failedAlone($transfer instanceof Transfer ? $transfer : new Transfer($spec, new Psr7Exchange($request ?? throw new \LogicException('sendAlone(): a spec comes with its request.'))), $handle, $errno);
         }
@@ -319,7 +330,7 @@ final class CurlPool
     {
         // Only when it is this transfer that is alone in curl: one that settled already, or a
         // streamed one (settled at its head by perform()), must not wait for another's end.
-        if ($transfer->streamedBody === null && \count($this->active) === 1 && reset($this->active) === $transfer && $this->headersIn === [] && !$this->gate->counting) {
+        if ($transfer->streamedBody === null && \count($this->active) === 1 && reset($this->active) === $transfer && $this->headersIn === [] && $this->alone === null && !$this->gate->counting) {
             $errno = $this->driveAlone();
             if ($errno !== null) {
                 $handle = reset($this->handles);
@@ -466,7 +477,7 @@ final class CurlPool
         } while ($status === \CURLM_CALL_MULTI_PERFORM);
         $settled = false;
         // Only a finished transfer leaves a message, and only a finished one stops running.
-        while ($running < \count($this->active) && ($message = curl_multi_info_read($this->multi)) !== false) {
+        while ($running < \count($this->active) + ($this->alone === null ? 0 : 1) && ($message = curl_multi_info_read($this->multi)) !== false) {
             if ($message['msg'] === \CURLMSG_DONE && $message['handle'] instanceof \CurlHandle && \is_int($message['result'])) {
                 $this->finish($message['handle'], $message['result']);
                 $settled = true;
@@ -499,6 +510,11 @@ final class CurlPool
         unset($this->active[$id], $this->handles[$id]);
         curl_multi_remove_handle($this->multi, $handle);
         if ($transfer === null) {
+            if ($handle === $this->alone) {
+                $this->aloneErrno = $errno; // sendAlone() settles it when the signal handler returns
+
+                return;
+            }
             $this->recycle($handle);
 
             return;
