@@ -13,8 +13,9 @@ namespace WarmHttp\Relay\Front;
  *
  * A dup keeps its socket open after curl closed its own descriptor (the peer would see no
  * FIN, and a half-closed dup would make select spin): only the dups of connections with a
- * transfer in flight are waited on, each after checking that curl's descriptor still names
- * the dup's socket, and sweep() closes those curl dropped. A transfer that cannot be waited on
+ * transfer in flight are waited on (found by both ends of the connection, which no other live
+ * socket shares), and sweep() closes those curl dropped (the front sweeps after every
+ * finished transfer and once a second; one readlink per dup). A transfer that cannot be waited on
  * this way (still connecting, a body still going out, no /proc or no ext-sockets, a socket not
  * found) makes watch() answer null: the front polls curl as before. The delivery worker never
  * inherits a dup: WorkerHandle replaces every descriptor above 2 in the child.
@@ -26,7 +27,7 @@ final class UpstreamSockets
     /** Dups kept at most: one per upstream connection in use; the oldest goes first. */
     private const KEPT = 64;
 
-    /** Sockets known not to be curl's (callers, listeners), remembered so as not to dup them again. */
+    /** Sockets scanned and not kept (callers', listeners'), remembered so as not to dup them again. */
     private const OTHERS_KEPT = 4096;
 
     /** Connections looked for and not found: polled, not looked for again. */
@@ -35,7 +36,7 @@ final class UpstreamSockets
     /** @var array<int, array{resource, int, string}> by socket inode: the dup, curl's descriptor, its connection key */
     private array $kept = [];
 
-    /** @var array<string, int> connection key ("local-port peer-ip peer-port") => inode */
+    /** @var array<string, int> connection key (both ends' addresses and ports) => inode */
     private array $byKey = [];
 
     /** @var array<int, string|null> inodes of sockets scanned and not kept => their connection key (null: not a TCP connection) */
@@ -145,18 +146,12 @@ final class UpstreamSockets
         if ($port === 0) {
             return null; // connecting (or not a TCP connection)
         }
-        $key = $port . ' ' . self::address((string) curl_getinfo($handle, \CURLINFO_PRIMARY_IP)) . ' ' . (int) curl_getinfo($handle, \CURLINFO_PRIMARY_PORT);
-        $inode = $this->byKey[$key] ?? ($this->unfound[$key] ?? false ? null : $this->find($key));
-        if ($inode === null) {
-            return null;
-        }
-        if (!self::names($this->kept[$inode][1], $inode)) {
-            $this->forget($inode); // curl closed it: a new connection may have its port, looked for next turn
+        // No two live sockets share both ends, and a kept dup keeps its socket alive: a key
+        // that names a kept dup names curl's connection, with no readlink per turn. (The
+        // front reads these after curl_multi_exec ran the transfer: no earlier one's values.)
+        $key = self::key((string) curl_getinfo($handle, \CURLINFO_LOCAL_IP), $port, (string) curl_getinfo($handle, \CURLINFO_PRIMARY_IP), (int) curl_getinfo($handle, \CURLINFO_PRIMARY_PORT));
 
-            return null;
-        }
-
-        return $inode;
+        return $this->byKey[$key] ?? ($this->unfound[$key] ?? false ? null : $this->find($key));
     }
 
     /** Scans /proc/self/fd for the socket with this connection key; dups and keeps it. */
@@ -221,19 +216,20 @@ final class UpstreamSockets
         if (!@socket_getsockname($socket, $localAddress, $localPort) || !@socket_getpeername($socket, $peer, $peerPort)) {
             return null; // a listener, a unix socket, or not connected
         }
-        if (!\is_int($localPort) || !\is_string($peer) || !\is_int($peerPort) || $localPort === 0) {
+        if (!\is_string($localAddress) || !\is_int($localPort) || !\is_string($peer) || !\is_int($peerPort) || $localPort === 0) {
             return null;
         }
 
-        return $localPort . ' ' . self::address($peer) . ' ' . $peerPort;
+        return self::key($localAddress, $localPort, $peer, $peerPort);
     }
 
-    /** One spelling per address: curl and getpeername may write one IPv6 address differently. */
-    private static function address(string $ip): string
+    /** A connection's two ends, one spelling per address (curl and getpeername may write one IPv6 address differently). */
+    private static function key(string $localIp, int $localPort, string $peerIp, int $peerPort): string
     {
-        $bytes = @inet_pton($ip);
+        $local = @inet_pton($localIp);
+        $peer = @inet_pton($peerIp);
 
-        return $bytes === false ? $ip : bin2hex($bytes);
+        return ($local === false ? $localIp : $local) . ' ' . $localPort . ' ' . ($peer === false ? $peerIp : $peer) . ' ' . $peerPort;
     }
 
     private static function inodeOf(int $fd): ?int

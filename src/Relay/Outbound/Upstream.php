@@ -45,6 +45,12 @@ final class Upstream
     /** @var array<string, array<int, mixed>> curl options by SyncSettings line and scheme */
     private array $callerCurl = [];
 
+    /** Bases kept at most (UpstreamOptions::base): per settings, scheme, method and body presence. */
+    private const BASES_KEPT = 256;
+
+    /** @var array<string, array<int, mixed>> UpstreamOptions::base() by settings line, method, scheme and body presence */
+    private array $bases = [];
+
     /** @param LoggerInterface|null $logger where a connection to an unchecked address is reported */
     public function __construct(
         private readonly DestinationGuard $guard,
@@ -87,8 +93,7 @@ final class Upstream
     {
         $address = $guarded ? $this->guard->checkCanonical($target->host) : null;
         $resendable = TransferSpec::isSafeToResend($method, self::has($headers, 'Idempotency-Key'));
-        $clientCurl = $settings === null ? $this->clientCurl : $this->callerCurl($settings, $target->scheme);
-        $curl = UpstreamOptions::build($method, $target->url, $headers, $body, $resendable, $clientCurl);
+        $curl = UpstreamOptions::onBase($this->base($method, $target, $body !== '', $settings), $method, $target->url, $headers, $body, $resendable);
         if ($address !== null) {
             $curl = UpstreamOptions::pinned($curl, $address, $target->port);
         }
@@ -112,6 +117,29 @@ final class Upstream
         $curl = UpstreamOptions::build($spooled->method, $target->url, $headers, $spooled->body, true, $this->clientCurl);
 
         return $this->launch(new TransferSpec($spooled->method, $target->url, $target->scheme, $target->host, $target->port, true, UpstreamOptions::pinned($curl, $address, $target->port), ResponseSink::Discarded, self::DELIVERY_RESPONSE_BYTES), $address);
+    }
+
+    /**
+     * The options every sync request with these settings, method and scheme starts from, made
+     * once: per request only the URL, the body and the header lines are added (the Client
+     * keeps its TransferSpecs per request shape the same way).
+     *
+     * @return array<int, mixed>
+     *
+     * @throws \InvalidArgumentException settings the relay cannot use
+     */
+    private function base(string $method, Target $target, bool $bodyGiven, ?string $settings): array
+    {
+        $key = $method . ($bodyGiven ? ' 1 ' : ' 0 ') . $target->scheme . ($settings === null ? ' -' : ' =' . $settings);
+        if (isset($this->bases[$key])) {
+            return $this->bases[$key];
+        }
+        $clientCurl = $settings === null ? $this->clientCurl : $this->callerCurl($settings, $target->scheme);
+        if (\count($this->bases) >= self::BASES_KEPT) {
+            array_shift($this->bases);
+        }
+
+        return $this->bases[$key] = UpstreamOptions::base($method, $target->url, $bodyGiven, $clientCurl);
     }
 
     /** @param list<array{string, string}> $headers */

@@ -25,11 +25,39 @@ final class UpstreamOptions
      */
     public static function build(string $method, string $url, array $headers, string $body, bool $resendable, array $clientOptions): array
     {
-        $hasBody = $body !== '' || \in_array($method, ['POST', 'PUT', 'PATCH'], true);
-        $curl = $clientOptions
+        return self::onBase(self::base($method, $url, $body !== '', $clientOptions), $method, $url, $headers, $body, $resendable);
+    }
+
+    /**
+     * What build() makes of the client options, the method and the URL's scheme: the same for
+     * every request with one caller's settings, method and scheme, so Upstream keeps it and
+     * adds only the request's own (the URL in its place, the body, the header lines).
+     *
+     * @param array<int, mixed> $clientOptions
+     *
+     * @return array<int, mixed>
+     */
+    public static function base(string $method, string $url, bool $bodyGiven, array $clientOptions): array
+    {
+        return $clientOptions
             + [\CURLOPT_URL => $url]
             + CurlOptions::version(null, strncasecmp($url, 'https:', 6) === 0)
-            + CurlOptions::methodOf($method, $body !== '');
+            + CurlOptions::methodOf($method, $bodyGiven);
+    }
+
+    /**
+     * build() from a base() made for this method, scheme and body presence.
+     *
+     * @param array<int, mixed>           $base
+     * @param list<array{string, string}> $headers filtered for upstream
+     *
+     * @return array<int, mixed>
+     */
+    public static function onBase(array $base, string $method, string $url, array $headers, string $body, bool $resendable): array
+    {
+        $hasBody = $body !== '' || \in_array($method, ['POST', 'PUT', 'PATCH'], true);
+        $curl = $base;
+        $curl[\CURLOPT_URL] = $url; // in base()'s place for it (client options carry no URL)
         if ($hasBody) {
             $curl = self::body($body, $resendable) + $curl;
         } elseif (!$resendable) {

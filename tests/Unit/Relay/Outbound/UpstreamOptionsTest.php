@@ -98,4 +98,29 @@ final class UpstreamOptionsTest extends TestCase
     {
         self::assertSame([\CURLOPT_PROXY => '', \CURLOPT_NOPROXY => '*'], UpstreamOptions::direct());
     }
+    /**
+     * Upstream keeps one base per settings, method, scheme and body presence: a request built
+     * on a base made for another URL gets exactly what build() gives it, in the same order
+     * (curl_setopt_array sets them in order).
+     */
+    public function testABaseMadeForAnotherUrlBuildsWhatBuildDoes(): void
+    {
+        $client = [\CURLOPT_TIMEOUT_MS => 5000, \CURLOPT_PROXY => ''];
+        $shapes = [
+            ['GET', 'https://a.test/first', [['Accept', 'text/plain']], '', true],
+            ['POST', 'https://a.test/x', [['Content-Type', 'text/plain']], 'body', true],
+            ['POST', 'http://a.test/y', [], 'body', false],
+            ['DELETE', 'http://a.test/z', [], '', false],
+            ['HEAD', 'https://a.test/h', [], '', true],
+            ['PUT', 'https://a.test/p', [], '', true],
+        ];
+        foreach ($shapes as [$method, $url, $headers, $body, $resendable]) {
+            $base = UpstreamOptions::base($method, str_replace('a.test', 'other.test', $url) . '?earlier', $body !== '', $client);
+            $built = UpstreamOptions::build($method, $url, $headers, $body, $resendable, $client);
+            $onBase = UpstreamOptions::onBase($base, $method, $url, $headers, $body, $resendable);
+
+            unset($built[\CURLOPT_READFUNCTION], $onBase[\CURLOPT_READFUNCTION]); // closures: never the same object
+            self::assertSame($built, $onBase, $method . ' ' . $url);
+        }
+    }
 }
