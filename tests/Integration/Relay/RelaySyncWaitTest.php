@@ -68,7 +68,7 @@ final class RelaySyncWaitTest extends RelaySyncTestCase
         foreach ($paths as $path) {
             $url = $rig->nginx()->url('h2', $path);
             $caller = stream_socket_client('unix://' . self::relay()->socketPath(), $errno, $errstr, 2);
-            self::assertNotFalse($caller, $errstr);
+            self::assertNotFalse($caller, (string) $errstr);
             fwrite($caller, "GET {$url} HTTP/1.1\r\nHost: " . parse_url($url, \PHP_URL_HOST) . ':' . parse_url($url, \PHP_URL_PORT)
                 . "\r\nX-WarmHttp-Mode: sync\r\nX-WarmHttp-Transfer: verify=1; cafile=" . rawurlencode($rig->caFile()) . "; timeout=10\r\nConnection: close\r\n\r\n");
             $callers[] = $caller;
