@@ -24,8 +24,18 @@ namespace WarmHttp\Relay\Front;
  */
 final class UpstreamSockets
 {
-    /** Dups kept at most: one per upstream connection in use; the oldest goes first. */
-    private const KEPT = 64;
+    /**
+     * Dups kept at most: one per upstream connection in use. Past it (after a sweep), a new
+     * connection's transfers are polled: evicting a dup in use would rescan on every turn.
+     */
+    private const KEPT = 128;
+
+    /**
+     * A dup gets the lowest free descriptor, so with fewer than this many open it stays below
+     * FD_SETSIZE (1024), past which stream_select fails for the whole set (and a failed
+     * select makes the front shed its idle callers).
+     */
+    private const DESCRIPTORS_BELOW = 1000;
 
     /** Sockets scanned and not kept (callers', listeners'), remembered so as not to dup them again. */
     private const OTHERS_KEPT = 4096;
@@ -158,7 +168,10 @@ final class UpstreamSockets
     private function find(string $key): ?int
     {
         $entries = @scandir('/proc/self/fd');
-        foreach ($entries === false ? [] : $entries as $entry) {
+        if ($entries === false || \count($entries) - 2 >= self::DESCRIPTORS_BELOW || !$this->roomToKeep()) {
+            $entries = [];
+        }
+        foreach ($entries as $entry) {
             if ($entry[0] === '.') {
                 continue;
             }
@@ -201,14 +214,20 @@ final class UpstreamSockets
 
             return false;
         }
-        if (\count($this->kept) >= self::KEPT) {
-            $this->forget((int) array_key_first($this->kept));
-        }
         unset($this->others[$inode]);
         $this->kept[$inode] = [$dup, $fd, $key];
         $this->byKey[$key] = $inode;
 
         return true;
+    }
+
+    private function roomToKeep(): bool
+    {
+        if (\count($this->kept) >= self::KEPT) {
+            $this->sweep();
+        }
+
+        return \count($this->kept) < self::KEPT;
     }
 
     private static function keyOf(\Socket $socket): ?string

@@ -121,6 +121,27 @@ final class UpstreamSocketsTest extends TestCase
         curl_multi_remove_handle($this->multi, $handle);
     }
 
+    public function testNearFdSetsizeNoDupIsMadeAndTheTransferIsPolled(): void
+    {
+        $files = [];
+        while (\count(scandir('/proc/self/fd') ?: []) - 2 < 1000) {
+            $file = @fopen('/dev/null', 'r');
+            if ($file === false) {
+                array_map(fclose(...), $files);
+                self::markTestSkipped('needs 1000 descriptors (ulimit -n)');
+            }
+            $files[] = $file;
+        }
+        $sockets = new UpstreamSockets();
+        $handle = $this->startGet();
+        $this->acceptRequest($handle);
+
+        self::assertNull($sockets->watch([$handle]), 'a dup could get a descriptor select cannot wait on');
+        self::assertSame(0, $sockets->count());
+        array_map(fclose(...), $files);
+        curl_multi_remove_handle($this->multi, $handle);
+    }
+
     public function testWithoutTheMeansToFindSocketsEveryTransferIsPolled(): void
     {
         $sockets = new UpstreamSockets(usable: false);
