@@ -2,8 +2,9 @@
 
 // opcache.preload for the bench's PHP-FPM pool (FpmBench, the preload row): the classes a
 // relay_sync first call loads (Client construction, createRequest, the kept-stream hop and the
-// response), linked once when the pool starts instead of autoloaded by every FPM request. The
-// same idea fits an app: preload what its requests load (docs/relay.md, PHP-FPM).
+// response: 31 files with their interfaces, get_included_files() in fpm/first-call.php's sync
+// mode), linked once when the pool starts instead of autoloaded by every FPM request. The same
+// idea fits an app: preload what its requests load (docs/relay.md, PHP-FPM).
 declare(strict_types=1);
 
 require dirname(__DIR__, 2) . '/vendor/autoload.php';
@@ -11,9 +12,8 @@ require dirname(__DIR__, 2) . '/vendor/autoload.php';
 foreach ([
     WarmHttp\Client::class,
     WarmHttp\Internal\Options::class,
-    WarmHttp\Internal\CurlOptions::class,
-    WarmHttp\Internal\ProxyOption::class,
     WarmHttp\Internal\ContentCodings::class,
+    WarmHttp\Internal\LazyRequest::class,
     WarmHttp\Internal\MemoryStream::class,
     WarmHttp\Internal\RequestGuard::class,
     WarmHttp\Internal\UserAgent::class,
@@ -30,9 +30,6 @@ foreach ([
     WarmHttp\Relay\App\SyncAnswerReader::class,
     WarmHttp\Relay\App\SyncBody::class,
     WarmHttp\Relay\App\DeferredSends::class,
-    WarmHttp\Relay\App\FallbackJournal::class,
-    WarmHttp\Relay\App\ProcessUser::class,
-    Nyholm\Psr7\Request::class,
     Nyholm\Psr7\Uri::class,
 ] as $class) {
     class_exists($class);
