@@ -391,7 +391,8 @@ final class CurlOptions
      * The request's header lines, then what keeps curl from adding its own: no Accept of any
      * type and, for a body, no "Content-Type: application/x-www-form-urlencoded" the request did
      * not carry (libcurl 7.88 adds both; "Name:" removes one), no "Expect: 100-continue" round
-     * trip (an RTT for every body over 1 KiB), and a User-Agent when the request has none. An
+     * trip (an RTT for every body over 1 KiB, and only a body gets one), and a User-Agent when
+     * the request has none. An
      * empty value goes as "Name;", curl's spelling for it: "Name:" would drop the header.
      *
      * @param int $seen set to the ROLES the request's own headers have
@@ -411,7 +412,11 @@ final class CurlOptions
                 $lines[] = $value === '' ? $name . ';' : $name . ': ' . $value;
             }
         }
-        $lines[] = 'Expect:';
+        if ($hasBody) {
+            // Only a body gets curl's Expect; the empty line cost libcurl 7.88 ~1.5 k instructions
+            // of every request without one, checking it against each header it writes (callgrind).
+            $lines[] = 'Expect:';
+        }
 
         return self::withoutCurlDefaults($lines, $seen, $hasBody);
     }

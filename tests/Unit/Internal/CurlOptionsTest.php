@@ -19,7 +19,14 @@ final class CurlOptionsTest extends TestCase
 {
     public function testABodylessGetSuppressesCurlsAcceptAndCarriesTheDefaultUserAgent(): void
     {
-        self::assertSame(['Host: example.com', 'Expect:', 'Accept:', UserAgent::HEADER_LINE], self::headers(new Request('GET', 'http://example.com/')));
+        self::assertSame(['Host: example.com', 'Accept:', UserAgent::HEADER_LINE], self::headers(new Request('GET', 'http://example.com/')));
+    }
+
+    public function testOnlyABodyGoesWithoutCurlsExpect(): void
+    {
+        self::assertContains('Expect:', self::headers(new Request('POST', 'http://example.com/', [], str_repeat('a', 2048))));
+        self::assertContains('Expect:', self::headers(new Request('PUT', 'http://example.com/')), 'an empty PUT goes as CURLOPT_POSTFIELDS too');
+        self::assertNotContains('Expect:', self::headers(new Request('DELETE', 'http://example.com/')));
     }
 
     public function testABodySuppressesCurlsFormContentTypeOnlyWhenTheRequestHasNone(): void
@@ -36,7 +43,7 @@ final class CurlOptionsTest extends TestCase
     {
         $headers = self::headers(new Request('GET', 'http://example.com/', ['accept' => 'text/html', 'USER-AGENT' => 'Mine/1']));
 
-        self::assertSame(['Host: example.com', 'accept: text/html', 'USER-AGENT: Mine/1', 'Expect:'], $headers);
+        self::assertSame(['Host: example.com', 'accept: text/html', 'USER-AGENT: Mine/1'], $headers);
     }
 
     public function testAnEmptyValueIsSentAsAnEmptyHeaderNotARemoval(): void
