@@ -282,9 +282,7 @@ final class CurlPool
             curl_setopt($handle, \CURLOPT_URL, $spec->url);
         }
         curl_multi_add_handle($this->multi, $handle);
-        $this->alone = $handle;
-        $errno = $this->driveAlone() ?? $this->aloneErrno;
-        $this->alone = $this->aloneErrno = null;
+        $errno = $this->driveAlone($handle);
         if ($errno !== \CURLE_OK) {
             return $this->failedAlone($transfer instanceof Transfer ? $transfer : new Transfer($spec, new Psr7Exchange($request ?? throw new \LogicException('sendAlone(): a spec comes with its request.'))), $handle, $errno);
         }
@@ -359,29 +357,46 @@ final class CurlPool
      * nothing else to settle. ~1.5 k instructions per round less (callgrind, issue 16); what
      * this leaves unsettled (a retry) the caller's general loop finishes.
      *
+     * @param \CurlHandle|null $alone sendAlone()'s handle, outside $active: a request sent while
+     *                                it runs (a signal handler) takes the general path, whose
+     *                                loop keeps this one's end for it (finish(), $aloneErrno)
+     *
      * @return int|null the transfer's curl error (CURLE_OK: done), null if curl reported none
      */
-    private function driveAlone(): ?int
+    private function driveAlone(?\CurlHandle $alone = null): ?int
     {
         $multi = $this->multi;
-        do {
-            $status = curl_multi_exec($multi, $running);
-            if ($status === \CURLM_CALL_MULTI_PERFORM) {
-                continue;
+        $this->alone = $alone;
+        try {
+            do {
+                $status = curl_multi_exec($multi, $running);
+                if ($status === \CURLM_CALL_MULTI_PERFORM) {
+                    continue;
+                }
+                if ($running === 0 || $status !== \CURLM_OK) {
+                    break;
+                }
+                if (!self::$settleClassesLoaded) {
+                    self::loadSettleClasses();
+                }
+                if (curl_multi_select($multi, 1.0) === -1) {
+                    usleep(1000);
+                }
+            } while (true);
+            $message = curl_multi_info_read($multi);
+        } catch (\Throwable $e) {
+            // Thrown by a signal handler: the handle leaves curl, so that no later loop reads its end as another's
+            if ($alone !== null) {
+                curl_multi_remove_handle($multi, $alone);
             }
-            if ($running === 0 || $status !== \CURLM_OK) {
-                break;
-            }
-            if (!self::$settleClassesLoaded) {
-                self::loadSettleClasses();
-            }
-            if (curl_multi_select($multi, 1.0) === -1) {
-                usleep(1000);
-            }
-        } while (true);
-        $message = curl_multi_info_read($multi);
+            $this->alone = $this->aloneErrno = null;
 
-        return $message !== false && $message['msg'] === \CURLMSG_DONE && \is_int($message['result']) ? $message['result'] : null;
+            throw $e;
+        }
+        $errno = $message !== false && $message['msg'] === \CURLMSG_DONE && \is_int($message['result']) ? $message['result'] : $this->aloneErrno;
+        $this->alone = $this->aloneErrno = null;
+
+        return $errno;
     }
 
     /** One round: let curl work, settle what finished, then sleep until a socket is ready. */

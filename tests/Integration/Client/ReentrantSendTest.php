@@ -71,4 +71,33 @@ final class ReentrantSendTest extends RigTestCase
         self::assertSame([200, 'ok'], [$outer->getStatusCode(), (string) $outer->getBody()]);
         self::assertSame(0, Pool::stats()->inFlight);
     }
+
+    /** A handler that throws ends the warm request with its exception; the pool goes on as before. */
+    public function testAnExceptionFromASignalHandlerLeavesThePoolUsable(): void
+    {
+        $client = self::client();
+        $fast = self::nginxUrl('h2', '/fast');
+        self::assertSame(200, $client->sendRequest($client->createRequest('GET', $fast))->getStatusCode());
+        $async = pcntl_async_signals(true);
+        pcntl_signal(\SIGUSR1, static function (): void {
+            throw new \RuntimeException('from the handler');
+        });
+        $signaller = proc_open(['sh', '-c', 'sleep 0.05; kill -USR1 ' . getmypid()], [], $pipes);
+        try {
+            $client->sendRequest($client->createRequest('GET', self::nginxUrl('h2', '/slow/300')));
+            self::fail('the handler\'s exception ends the request');
+        } catch (\RuntimeException $e) {
+            self::assertSame('from the handler', $e->getMessage());
+        } finally {
+            \is_resource($signaller) && proc_close($signaller);
+            pcntl_signal(\SIGUSR1, \SIG_DFL);
+            pcntl_async_signals($async);
+        }
+
+        for ($i = 0; $i < 3; ++$i) {
+            $response = $client->sendRequest($client->createRequest('GET', $fast));
+            self::assertSame([200, 'ok'], [$response->getStatusCode(), (string) $response->getBody()]);
+        }
+        self::assertSame(0, Pool::stats()->inFlight);
+    }
 }
