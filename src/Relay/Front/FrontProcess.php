@@ -95,18 +95,18 @@ final class FrontProcess
                 $this->worker->wake();
             }
             $this->router->expireWaiters(self::now());
-            $this->callers->reap();
             if ($this->sync->inFlight() > 0) {
                 // Sync answers settle inside the tick; the reap after it closes their
-                // connections if they asked for that.
+                // connections if they asked for that (one reap a turn: it visits every caller,
+                // and an answer that arrived waits for nothing else before its tick).
                 $transfers = $pool->inFlight();
                 $pool->tick(0.0);
                 $this->sync->pump();
-                $this->callers->reap();
                 if ($pool->inFlight() < $transfers) {
                     $this->upstream->sweep(); // a finished transfer's connection may be closed: its peer must see it
                 }
             }
+            $this->callers->reap();
             if ($now >= $this->nextSweep) {
                 $this->nextSweep = $now + self::SWEEP_SECONDS;
                 $this->upstream->sweep();
