@@ -49,7 +49,7 @@ final class UpstreamSockets
     /** @var array<string, int> connection key (both ends' addresses and ports) => inode */
     private array $byKey = [];
 
-    /** @var array<int, string|null> inodes of sockets scanned and not kept => their connection key (null: not a TCP connection) */
+    /** @var array<int, string> inodes of sockets scanned and not kept => their connection key (empty: not a TCP connection) */
     private array $others = [];
 
     /** @var array<string, true> connection keys a scan did not find */
@@ -210,7 +210,7 @@ final class UpstreamSockets
             if (\count($this->others) >= self::OTHERS_KEPT) {
                 $this->others = [];
             }
-            $this->others[$inode] = $key;
+            $this->others[$inode] = $key ?? ''; // '': not a TCP connection (isset() would miss a null)
 
             return false;
         }
