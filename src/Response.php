@@ -101,6 +101,47 @@ final class Response implements ResponseInterface
         return $response;
     }
 
+    /**
+     * The one head of an HTTP/2 answer (no 1xx before it) as curl 7.88 buffers it: "HTTP/2 200
+     * \r\n", then fields nghttp2 has checked already (RFC 9113 8.2.1: a name of lower-case token
+     * characters, a value without CTL but HTAB; curl leaves that check on). Read without the
+     * generic status-line split and field regex (ResponseParser): ~8 k instructions less per
+     * response, and built here in one call rather than three (~0.8 k, callgrind, issue 16).
+     * Null for anything else, a status outside 100-599 included: ResponseParser reads it, or
+     * refuses it.
+     *
+     * @internal
+     *
+     * @param int                  $headerSize where the body starts (curl's CURLINFO_HEADER_SIZE)
+     * @param array<string, mixed> $curlInfo
+     * @param StreamInterface|null $body       a streamed body; null: the rest of $raw
+     */
+    public static function ofHttp2(string $raw, int $headerSize, array $curlInfo, ?StreamInterface $body = null): ?self
+    {
+        if (($curlInfo['http_version'] ?? null) !== \CURL_HTTP_VERSION_2_0 || strncmp($raw, 'HTTP/2 ', 7) !== 0 || strpos($raw, "\r\n\r\n") !== $headerSize - 4) {
+            return null;
+        }
+        $code = substr($raw, 7, 3);
+        $status = (int) $code;
+        if ($status < 100 || $status > 599 || !ctype_digit($code)) {
+            return null;
+        }
+        $response = new self(null, $curlInfo);
+        $response->status = $status;
+        $response->protocol = '2';
+        $fieldsAt = (int) strpos($raw, "\r\n") + 2;
+        if ($body === null) {
+            $response->raw = $raw;
+            $response->fieldsAt = $fieldsAt;
+            $response->bodyAt = $headerSize;
+        } else {
+            $response->headerLines = $fieldsAt < $headerSize - 4 ? substr($raw, $fieldsAt, $headerSize - 4 - $fieldsAt) : '';
+            $response->body = $body;
+        }
+
+        return $response;
+    }
+
     public function stats(): TransferStats
     {
         return $this->stats ??= TransferStats::fromCurlInfo($this->curlInfo);

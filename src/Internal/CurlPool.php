@@ -8,6 +8,7 @@ use Psr\Http\Client\ClientExceptionInterface;
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
 use WarmHttp\PoolStats;
+use WarmHttp\Response;
 
 /**
  * The one owner of the process-wide curl state: a multi handle (the connection cache, so every
@@ -15,6 +16,8 @@ use WarmHttp\PoolStats;
  * and TLS sessions) and recycled easy handles. It knows its pid: a forked child gets a new pool.
  *
  * @internal
+ *
+ * @phpstan-import-type Info from CurlInfo
  */
 final class CurlPool
 {
@@ -293,9 +296,11 @@ final class CurlPool
         } else {
             $this->counters->record($spec->host, $info);
         }
-        $outcome = $transfer instanceof Transfer
-            ? $transfer->exchange->response($transfer, $handle, $info)
-            : Psr7Exchange::buffered($request ?? throw new \LogicException('sendAlone(): a spec comes with its request.'), (string) curl_multi_getcontent($handle), $info);
+        // An HTTP/2 answer is read in one call, Response::ofHttp2() (~1.1 k instructions less,
+        // callgrind); a spec with a profile has no stream, size cap, nor HEAD stopped at its head.
+        $raw = (string) curl_multi_getcontent($handle);
+        $outcome = ($transfer instanceof TransferSpec || $transfer->exchange instanceof Psr7Exchange ? Response::ofHttp2($raw, $info['header_size'], $info) : null)
+            ?? ($transfer instanceof Transfer ? $transfer->exchange->response($transfer, $handle, $info) : Psr7Exchange::buffered($request ?? throw new \LogicException('sendAlone(): a spec comes with its request.'), $raw, $info));
         if (\count($this->spare) + $this->keptCount < self::SPARE_HANDLES) {
             $this->kept[$profile][] = [$handle, $spec->url];
             ++$this->keptCount;

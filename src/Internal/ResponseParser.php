@@ -29,24 +29,9 @@ final class ResponseParser
      */
     public static function parse(string $raw, int $headerSize, array $curlInfo, ?StreamInterface $body = null): Response
     {
-        if (($curlInfo['http_version'] ?? null) === \CURL_HTTP_VERSION_2_0 && strncmp($raw, 'HTTP/2 ', 7) === 0 && strpos($raw, "\r\n\r\n") === $headerSize - 4) {
-            // The one head of an HTTP/2 answer (no 1xx before it), as curl 7.88 writes it:
-            // "HTTP/2 200 \r\n", then fields nghttp2 has checked already (RFC 9113 8.2.1: a name
-            // of lower-case token characters, a value without CTL but HTAB; curl leaves that
-            // check on). Read without the generic status-line split and field regex: ~8 k
-            // instructions less per response (callgrind). A status outside 100-599 goes on
-            // to the generic path, which refuses it.
-            $code = substr($raw, 7, 3);
-            $status = (int) $code;
-            if ($status >= 100 && $status <= 599 && ctype_digit($code)) {
-                if ($body === null) {
-                    return Response::ofRaw($status, '2', $raw, (int) strpos($raw, "\r\n") + 2, $headerSize, $curlInfo);
-                }
-                $fieldsAt = (int) strpos($raw, "\r\n") + 2;
-                $fields = $fieldsAt < $headerSize - 4 ? substr($raw, $fieldsAt, $headerSize - 4 - $fieldsAt) : '';
-
-                return Response::ofHead($status, '', '2', $fields, $body, $curlInfo);
-            }
+        $response = Response::ofHttp2($raw, $headerSize, $curlInfo, $body);
+        if ($response !== null) {
+            return $response;
         }
         $head = rtrim(substr($raw, 0, $headerSize));
         $last = strrpos($head, "\r\n\r\n");

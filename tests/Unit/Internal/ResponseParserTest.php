@@ -206,4 +206,50 @@ final class ResponseParserTest extends TestCase
     {
         return ResponseParser::parse($head . $body, \strlen($head), []);
     }
+
+    public function testReadsAnHttp2AnswerAsCurlBuffersIt(): void
+    {
+        $raw = "HTTP/2 200 \r\ncontent-type: text/plain\r\nx-tag: a\r\nx-tag: b\r\n\r\nok";
+
+        $response = ResponseParser::parse($raw, \strlen($raw) - 2, self::http2());
+
+        self::assertSame([200, '2', ''], [$response->getStatusCode(), $response->getProtocolVersion(), $response->getReasonPhrase()]);
+        self::assertSame(['content-type' => ['text/plain'], 'x-tag' => ['a', 'b']], $response->getHeaders());
+        self::assertSame('ok', (string) $response->getBody());
+    }
+
+    public function testAStreamedHttp2AnswerKeepsItsBodyStream(): void
+    {
+        $head = "HTTP/2 206 \r\ncontent-range: bytes 0-1/9\r\n\r\n";
+        $body = new MemoryStream('streamed');
+
+        $response = ResponseParser::parse($head, \strlen($head), self::http2(), $body);
+
+        self::assertSame(206, $response->getStatusCode());
+        self::assertSame('bytes 0-1/9', $response->getHeaderLine('Content-Range'));
+        self::assertSame($body, $response->getBody());
+    }
+
+    public function testAnHttp2AnswerAfterAnInterimOneIsReadByItsLastHead(): void
+    {
+        $raw = "HTTP/2 103 \r\nlink: </a.css>\r\n\r\nHTTP/2 200 \r\nx-final: 1\r\n\r\nok";
+
+        $response = ResponseParser::parse($raw, \strlen($raw) - 2, self::http2());
+
+        self::assertSame([200, ['x-final' => ['1']], 'ok'], [$response->getStatusCode(), $response->getHeaders(), (string) $response->getBody()]);
+    }
+
+    public function testRefusesAnHttp2StatusOutside100To599(): void
+    {
+        $this->expectException(MalformedResponse::class);
+        $this->expectExceptionMessage('the response has status 600, outside 100-599');
+
+        ResponseParser::parse("HTTP/2 600 \r\n\r\n", 16, self::http2());
+    }
+
+    /** @return array{http_version: int} */
+    private static function http2(): array
+    {
+        return ['http_version' => \CURL_HTTP_VERSION_2_0];
+    }
 }
