@@ -83,8 +83,17 @@ final class Goals
         if (!isset($this->rows[$id], $this->rows[$base])) {
             return new Goal($goal, 'not measured', null);
         }
-        $ratio = (float) $this->rows[$id]->median / max(0.001, (float) $this->rows[$base]->median);
-        $measured = \sprintf('%.2f× (%.0f µs vs %.0f µs)', $ratio, $this->rows[$id]->median, $this->rows[$base]->median);
+        $own = $this->rows[$id]->extra['vsRawCurl'] ?? null;
+        $other = $this->rows[$base]->extra['vsRawCurl'] ?? null;
+        if ((\is_float($own) || \is_int($own)) && (\is_float($other) || \is_int($other)) && $other > 0) {
+            // Each row's ratio to the raw handle is the median of its per-round ratios (CpuGroup,
+            // PairedRatios): steadier than a ratio of the rows' medians, which one noisy round moves.
+            $ratio = $own / $other;
+            $measured = \sprintf('%.2f× (median of per-round ratios; %.0f µs vs %.0f µs)', $ratio, $this->rows[$id]->median, $this->rows[$base]->median);
+        } else {
+            $ratio = (float) $this->rows[$id]->median / max(0.001, (float) $this->rows[$base]->median);
+            $measured = \sprintf('%.2f× (%.0f µs vs %.0f µs)', $ratio, $this->rows[$id]->median, $this->rows[$base]->median);
+        }
 
         return new Goal($goal, $measured, $atLeast ? $ratio >= $target : $ratio <= $target);
     }
