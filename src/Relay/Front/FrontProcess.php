@@ -179,12 +179,13 @@ final class FrontProcess
             return 0.0;
         }
 
+        // Callers waiting for Redis: their --ack-timeout must be kept to within a few ms.
+        $bound = $this->stopping || $this->router->waitingForRedis() > 0 ? min(0.01, $this->config->ackTimeout) : self::IDLE_WAIT_SECONDS;
         if ($transfersInFlight) {
-            return $watched ? self::WATCHED_WAIT_SECONDS : self::BUSY_WAIT_SECONDS;
+            return $watched ? min(self::WATCHED_WAIT_SECONDS, $bound) : self::BUSY_WAIT_SECONDS;
         }
 
-        // Callers waiting for Redis: their --ack-timeout must be kept to within a few ms.
-        return $this->stopping || $this->router->waitingForRedis() > 0 ? min(0.01, $this->config->ackTimeout) : self::IDLE_WAIT_SECONDS;
+        return $bound;
     }
 
     /** @param list<resource> $upstream dups of curl's sockets: readable, curl has work */

@@ -155,7 +155,9 @@ final class RelayFrontTest extends TestCase
         do {
             while (\count($slots) < self::CALLERS && $sent < self::MAX_SENT && ($caller = @stream_socket_client('unix://' . $socket, $errno, $errstr, 1.0)) !== false) {
                 $url = $urlPrefix . $sent++;
-                fwrite($caller, "POST $url HTTP/1.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                // Connected into the backlog of a front that closes its listener to drain: the
+                // write may fail (EPIPE), and that caller then simply gets no 202.
+                @fwrite($caller, "POST $url HTTP/1.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
                 $slots[] = [$caller, (string) parse_url($url, \PHP_URL_PATH)];
             }
             [$caller, $path] = array_shift($slots) ?? [null, ''];
