@@ -278,6 +278,16 @@ final class Options
         return \is_string($value) ? $value : null;
     }
 
+    /**
+     * The `decode_content` option as given, before `true` is resolved against libcurl's build:
+     * true, false or the checked list of codings.
+     */
+    public function decodeContent(): string|bool
+    {
+        /** @var string|bool */
+        return $this->values['decode_content'];
+    }
+
     public function relay(): ?RelayAddress
     {
         $value = $this->values['relay'];

@@ -81,8 +81,8 @@ final class SyncRoute
      */
     private static function stream(Options $options, RelayAddress $relay, array $lines, string $settings): ?SyncStream
     {
-        $accept = $options->acceptEncoding();
-        if ($options->bool('stream') || ($accept !== null && array_diff(array_map('trim', explode(',', $accept)), ['gzip', 'deflate', 'identity']) !== [])) {
+        $accept = self::acceptEncoding($options);
+        if ($options->bool('stream') || ($accept !== null && !self::undoable($accept))) {
             return null;
         }
 
@@ -94,6 +94,32 @@ final class SyncRoute
             $options->float('read_timeout'),
             $options->int('max_response_bytes'),
         );
+    }
+
+    /**
+     * What the stream offers. Its answers are decoded by PHP's zlib (SyncBody), not by libcurl,
+     * so `decode_content => true` offers ContentCodings::DEFAULT when ext-zlib is here without
+     * asking libcurl's build: curl_version() builds its ~60-entry array, 17 k instructions (6% of
+     * a relay_sync first call in PHP-FPM, paid again by every request). The literal, as naming
+     * the constant would load ContentCodings' file.
+     */
+    private static function acceptEncoding(Options $options): ?string
+    {
+        $value = $options->decodeContent();
+        if ($value === true) {
+            return \function_exists('inflate_init') ? 'gzip' : $options->acceptEncoding();
+        }
+
+        return \is_string($value) ? $value : null;
+    }
+
+    /** Codings the stream undoes with ext-zlib; others (br, zstd) and a PHP without zlib go through curl. */
+    private static function undoable(string $accept): bool
+    {
+        $codings = array_map('trim', explode(',', $accept));
+
+        return array_diff($codings, ['gzip', 'deflate', 'identity']) === []
+            && (\function_exists('inflate_init') || array_diff($codings, ['identity']) === []);
     }
 
     /**

@@ -125,6 +125,13 @@ final class OptionsTest extends TestCase
         self::assertNull(Options::fromArray(['decode_content' => false])->acceptEncoding());
     }
 
+    public function testDecodeContentAsGivenKeepsTrueForTheRouteToResolve(): void
+    {
+        self::assertTrue(Options::fromArray([])->decodeContent());
+        self::assertSame('gzip, zstd', Options::fromArray(['decode_content' => 'GZIP ,zstd'])->decodeContent());
+        self::assertFalse(Options::fromArray(['decode_content' => false])->decodeContent());
+    }
+
     public function testACertificateIsAPathOrAPathAndItsPassphrase(): void
     {
         self::assertSame([__FILE__, null], Options::fromArray(['cert' => __FILE__])->credentialOf('cert'));
