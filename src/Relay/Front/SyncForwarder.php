@@ -9,7 +9,6 @@ use WarmHttp\Relay\Guard\UnresolvableHost;
 use WarmHttp\Relay\Metrics;
 use WarmHttp\Relay\Outbound\SyncSettings;
 use WarmHttp\Relay\Outbound\Upstream;
-use WarmHttp\Relay\Wire\HeaderFilter;
 use WarmHttp\Relay\Wire\Target;
 use WarmHttp\Relay\Wire\WireRequest;
 
@@ -43,7 +42,7 @@ final class SyncForwarder
     {
         $this->metrics->add('sync_requests_total');
         try {
-            $headers = [...HeaderFilter::forUpstream($wire->headers), ...self::asSent($wire)];
+            $headers = [...$wire->upstreamHeaders(), ...self::asSent($wire)];
             $transfer = $this->upstream->forward($wire->method, Target::parse($wire->target), $headers, $wire->body, $guarded, $wire->header(SyncSettings::HEADER));
         } catch (RefusedDestination $e) {
             $this->refuse($connection, SyncFailure::answer(403, 'refused', $e->getMessage()), $finished);

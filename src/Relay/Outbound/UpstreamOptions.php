@@ -141,12 +141,17 @@ final class UpstreamOptions
         $lines = [];
         $hasAccept = $hasType = $hasExpect = false;
         foreach ($headers as [$name, $value]) {
-            if ($hasBody && strcasecmp($name, 'Content-Length') === 0) {
+            // One strtolower() and plain compares: three or four strcasecmp() calls a line cost more.
+            $lower = strtolower($name);
+            if ($lower === 'accept') {
+                $hasAccept = true;
+            } elseif ($lower === 'content-type') {
+                $hasType = true;
+            } elseif ($lower === 'expect') {
+                $hasExpect = true;
+            } elseif ($hasBody && $lower === 'content-length') {
                 continue; // curl writes the true length of what it sends
             }
-            $hasAccept = $hasAccept || strcasecmp($name, 'Accept') === 0;
-            $hasType = $hasType || strcasecmp($name, 'Content-Type') === 0;
-            $hasExpect = $hasExpect || strcasecmp($name, 'Expect') === 0;
             $lines[] = $value === '' ? $name . ';' : $name . ': ' . $value;
         }
         if (!$hasAccept) {

@@ -12,7 +12,8 @@ namespace WarmHttp\Relay\Wire;
  */
 final class HeaderFilter
 {
-    private const HOP_BY_HOP = [
+    /** Lower-case names; RequestParser applies forUpstream()'s rules as it reads the lines. */
+    public const HOP_BY_HOP = [
         'connection' => true, 'keep-alive' => true, 'te' => true, 'trailer' => true, 'transfer-encoding' => true,
         'upgrade' => true, 'content-length' => true, 'expect' => true, 'host' => true,
     ];

@@ -16,8 +16,9 @@ final readonly class RequestHead
     public array $index;
 
     /**
-     * @param list<array{string, string}> $headers
-     * @param array<string, string>|null  $index   HeaderIndex::of($headers), when the parser has it already
+     * @param list<array{string, string}>      $headers
+     * @param array<string, string>|null       $index    HeaderIndex::of($headers), when the parser has it already
+     * @param list<array{string, string}>|null $upstream HeaderFilter::forUpstream($headers), when the parser has it already
      */
     public function __construct(
         public string $method,
@@ -28,6 +29,7 @@ final readonly class RequestHead
         public ?int $contentLength,
         public bool $chunked,
         ?array $index = null,
+        public ?array $upstream = null,
     ) {
         $this->index = $index ?? HeaderIndex::of($headers);
     }

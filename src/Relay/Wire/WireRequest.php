@@ -19,8 +19,9 @@ final readonly class WireRequest
     private array $index;
 
     /**
-     * @param list<array{string, string}> $headers name, value; in arrival order
-     * @param array<string, string>|null  $index   HeaderIndex::of($headers), when the parser has it already
+     * @param list<array{string, string}>      $headers  name, value; in arrival order
+     * @param array<string, string>|null       $index    HeaderIndex::of($headers), when the parser has it already
+     * @param list<array{string, string}>|null $upstream HeaderFilter::forUpstream($headers), when the parser has it already
      */
     public function __construct(
         public string $method,
@@ -29,6 +30,7 @@ final readonly class WireRequest
         public string $body,
         public bool $http10 = false,
         ?array $index = null,
+        private ?array $upstream = null,
     ) {
         $this->index = $index ?? HeaderIndex::of($headers);
         $this->mode = strtolower(trim($this->index['x-warmhttp-mode'] ?? 'async'));
@@ -44,6 +46,16 @@ final readonly class WireRequest
     public function mode(): string
     {
         return $this->mode;
+    }
+
+    /**
+     * The lines that go on to the destination (HeaderFilter::forUpstream()).
+     *
+     * @return list<array{string, string}>
+     */
+    public function upstreamHeaders(): array
+    {
+        return $this->upstream ?? HeaderFilter::forUpstream($this->headers);
     }
 
     public function keepAlive(): bool
