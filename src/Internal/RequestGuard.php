@@ -39,6 +39,11 @@ final class RequestGuard
 
     private static function uri(RequestInterface $request): void
     {
+        if ($request instanceof LazyRequest && $request->isAsCreated()) {
+            // LazyRequest::of() took only an http(s) URL with a host; asking for its Uri would
+            // parse it through nyholm (two files and ~3 k instructions per PHP-FPM request)
+            return;
+        }
         $uri = $request->getUri();
         $scheme = strtolower($uri->getScheme());
         if ($scheme === '' || $uri->getHost() === '') {

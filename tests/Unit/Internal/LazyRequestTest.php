@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Tests\Unit\Internal;
 
 use Nyholm\Psr7\Request;
+use Nyholm\Psr7\Uri;
 use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 use Psr\Http\Message\RequestInterface;
@@ -96,6 +97,45 @@ final class LazyRequestTest extends TestCase
         $lazy->getBody()->write('{}');
         self::assertFalse($lazy->isAsCreated());
         self::assertSame('{}', (string) $lazy->getBody());
+    }
+
+    /**
+     * The one-regex check of URLs in normal form agrees with nyholm's parse and write-back on
+     * every URL: seeded random URLs from pieces at the edges of both (cases, ports at and past
+     * the limits, lone and valid %, characters nyholm encodes, user info, fragments).
+     */
+    public function testThePlainUrlCheckAgreesWithNyholmsParse(): void
+    {
+        mt_srand(16);
+        $schemes = ['http', 'https', 'http', 'https', 'HTTP', 'Https', 'ftp', ''];
+        $hosts = ['a.example', 'a.example', '127.0.0.1', '[::1]', 'a-b.c', 'A.example', '[::FFFF]', '[::1', 'a_b', '-x', '.x', '', 'u@a.example', 'u:p@a.example', '%61'];
+        $ports = ['', '', '', '', ':8080', ':1', ':65535', ':', ':0', ':80', ':443', ':65536', ':99999', ':00080', ':8a'];
+        $chars = ['a', 'Z', 'b/', '/', '/c', '?q=1', '&r=', '%41', '~', 'a', 'Z', '0', '-', '.', '_', '~', '!', '$', '&', "'", '(', ')', '*', '+', ',', ';', '=', ':', '@', '/', '//', '?', '#', '%', '%2f', '%2F', '%zz', '%4', ' ', '"', '<', '[', ']', '{', '|', '\\', '^', '`', "\u{e9}", "\t"];
+        for ($i = 0; $i < 20000; ++$i) {
+            $url = $schemes[mt_rand(0, \count($schemes) - 1)] . '://' . $hosts[mt_rand(0, \count($hosts) - 1)] . $ports[mt_rand(0, \count($ports) - 1)] . (mt_rand(0, 3) > 0 ? '/' : '');
+            for ($n = mt_rand(0, 5); $n > 0; --$n) {
+                $url .= $chars[mt_rand(0, \count($chars) - 1)];
+            }
+            self::assertSame(self::partsByNyholm($url), LazyRequest::of('GET', $url)?->parts, $url);
+        }
+    }
+
+    /** @return array{string, string, string, int}|null what LazyRequest learned from nyholm's Uri before the regex */
+    private static function partsByNyholm(string $url): ?array
+    {
+        try {
+            $uri = new Uri($url);
+        } catch (\InvalidArgumentException) {
+            return null;
+        }
+        $scheme = $uri->getScheme();
+        $host = $uri->getHost();
+        if (($scheme !== 'http' && $scheme !== 'https') || $host === '' || $uri->getFragment() !== '' || (string) $uri !== $url) {
+            return null;
+        }
+        $port = $uri->getPort();
+
+        return [$port === null ? $host : $host . ':' . $port, $scheme, $host, $port ?? ($scheme === 'https' ? 443 : 80)];
     }
 
     private static function assertSameRequest(RequestInterface $expected, RequestInterface $actual): void
