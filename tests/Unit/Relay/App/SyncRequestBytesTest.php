@@ -31,6 +31,11 @@ final class SyncRequestBytesTest extends TestCase
     }
 
     /** createRequest()'s LazyRequest goes by its strings: byte for byte what the general path writes. */
+    public function testItsUserAgentLineIsTheClients(): void
+    {
+        self::assertSame(UserAgent::HEADER_LINE, SyncRequestBytes::USER_AGENT_LINE);
+    }
+
     public function testARequestAsCreatedGoesAsTheSameRequestBuiltByNyholm(): void
     {
         $urls = ['https://api.example/a?b=1', 'http://api.example:8080/p%20q?x=%C3%A9', 'https://[::1]:8443/', 'http://api.example'];
@@ -39,6 +44,7 @@ final class SyncRequestBytesTest extends TestCase
             foreach (['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as $method) {
                 $lazy = LazyRequest::of($method, $url);
                 self::assertNotNull($lazy, $url);
+                self::assertSame(SyncRequestBytes::fits(self::request($method, $url)), SyncRequestBytes::fits($lazy), $method . ' ' . $url);
                 foreach ($clients as $bytes) {
                     self::assertSame($bytes->encode(self::request($method, $url)), $bytes->encode($lazy), $method . ' ' . $url);
                 }
