@@ -2,7 +2,7 @@
 
 // opcache.preload for the bench's PHP-FPM pool (FpmBench, the preload row): the classes a
 // relay_sync first call loads (Client construction, createRequest, the kept-stream hop and the
-// response: 31 files with their interfaces, get_included_files() in fpm/first-call.php's sync
+// response: 27 files with their interfaces, get_included_files() in fpm/first-call.php's sync
 // mode), linked once when the pool starts instead of autoloaded by every FPM request. The same
 // idea fits an app: preload what its requests load (docs/relay.md, PHP-FPM).
 declare(strict_types=1);
@@ -12,11 +12,9 @@ require dirname(__DIR__, 2) . '/vendor/autoload.php';
 foreach ([
     WarmHttp\Client::class,
     WarmHttp\Internal\Options::class,
-    WarmHttp\Internal\ContentCodings::class,
     WarmHttp\Internal\LazyRequest::class,
     WarmHttp\Internal\MemoryStream::class,
     WarmHttp\Internal\RequestGuard::class,
-    WarmHttp\Internal\UserAgent::class,
     WarmHttp\Internal\ResponseParser::class,
     WarmHttp\Internal\ParsedResponse::class,
     WarmHttp\Response::class,
@@ -30,7 +28,6 @@ foreach ([
     WarmHttp\Relay\App\SyncAnswerReader::class,
     WarmHttp\Relay\App\SyncBody::class,
     WarmHttp\Relay\App\DeferredSends::class,
-    Nyholm\Psr7\Uri::class,
 ] as $class) {
     class_exists($class);
 }
