@@ -37,7 +37,7 @@ while (true) {
                 $pending[(int) $caller] = '';
             }
         } else {
-            $left = answer($ready, $pending[(int) $ready], $curl);
+            $left = forwardWholeRequests($ready, $pending[(int) $ready], $curl);
             if ($left === null) {
                 unset($callers[(int) $ready], $pending[(int) $ready]);
                 fclose($ready);
@@ -54,7 +54,7 @@ while (true) {
  *
  * @param resource $socket
  */
-function answer($socket, string $pending, CurlHandle $curl): ?string
+function forwardWholeRequests($socket, string $pending, CurlHandle $curl): ?string
 {
     $bytes = fread($socket, 65536);
     if ($bytes === false || $bytes === '') {
