@@ -263,18 +263,17 @@ final class CurlPool
      * A sendRequest() outside fibers whose spec keeps its profile's options (TransferSpec::
      * $profile), when nothing else is in the pool: started, driven and settled here in one
      * frame, on a kept handle, as start(), wait(), finish() and recycle() would do it. Their
-     * calls and checks cost ~3 k instructions of a warm request (callgrind, issue 16). Given
-     * the spec and its request rather than a Transfer, the Transfer and its exchange (~2 k
-     * more) are made only if the general path takes over: a failure (retry, classification,
+     * calls and checks cost ~3 k instructions of a warm request (callgrind, issue 16). It takes
+     * the spec and its request rather than a Transfer: the Transfer and its exchange (~2 k
+     * more) are made only if the general path takes over, on a failure (retry, classification,
      * failedAlone()). Returns null, having done nothing, when the request needs the general
      * path. The outcome is returned, not settled: only the caller holds this request (no
      * listener, no fiber waits on it).
      *
-     * @param RequestInterface|null $request with a spec: the request it was made of (a body-less one)
+     * @param RequestInterface $request the body-less request $spec was made of
      */
-    public function sendAlone(Transfer|TransferSpec $transfer, ?RequestInterface $request = null): ResponseInterface|ClientExceptionInterface|null
+    public function sendAlone(TransferSpec $spec, RequestInterface $request): ResponseInterface|ClientExceptionInterface|null
     {
-        $spec = $transfer instanceof Transfer ? $transfer->spec : $transfer;
         $profile = $spec->profile;
         if ($profile === null || $this->active !== [] || $this->alone !== null || $this->gate->counting || ($this->kept[$profile] ?? []) === []) {
             return null;
@@ -287,7 +286,7 @@ final class CurlPool
         curl_multi_add_handle($this->multi, $handle);
         $errno = $this->driveAlone($handle);
         if ($errno !== \CURLE_OK) {
-            return $this->failedAlone($transfer instanceof Transfer ? $transfer : new Transfer($spec, new Psr7Exchange($request ?? throw new \LogicException('sendAlone(): a spec comes with its request.'))), $handle, $errno);
+            return $this->failedAlone(new Transfer($spec, new Psr7Exchange($request)), $handle, $errno);
         }
         curl_multi_remove_handle($this->multi, $handle);
         $info = CurlInfo::read($handle, ($spec->curlOptions[\CURLOPT_FOLLOWLOCATION] ?? false) === true);
@@ -299,8 +298,7 @@ final class CurlPool
         // An HTTP/2 answer is read in one call, Response::ofHttp2() (~1.1 k instructions less,
         // callgrind); a spec with a profile has no stream, size cap, nor HEAD stopped at its head.
         $raw = (string) curl_multi_getcontent($handle);
-        $outcome = ($transfer instanceof TransferSpec || $transfer->exchange instanceof Psr7Exchange ? Response::ofHttp2($raw, $info['header_size'], $info) : null)
-            ?? ($transfer instanceof Transfer ? $transfer->exchange->response($transfer, $handle, $info) : Psr7Exchange::buffered($request ?? throw new \LogicException('sendAlone(): a spec comes with its request.'), $raw, $info));
+        $outcome = Response::ofHttp2($raw, $info['header_size'], $info) ?? Psr7Exchange::buffered($request, $raw, $info);
         if (\count($this->spare) + $this->keptCount < self::SPARE_HANDLES) {
             $this->kept[$profile][] = [$handle, $spec->url];
             ++$this->keptCount;
