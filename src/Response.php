@@ -30,7 +30,7 @@ final class Response implements ResponseInterface
     private array|string $headerLines = '';
 
     /**
-     * What curl buffered of an HTTP/2 answer (ofRaw()): its field block and body are cut out
+     * What curl buffered of an HTTP/2 answer (ofHttp2()): its field block and body are cut out
      * of it when first read, not per response (split()). '' once split, or for other responses.
      */
     private string $raw = '';
@@ -80,28 +80,6 @@ final class Response implements ResponseInterface
     }
 
     /**
-     * A response whose head ResponseParser checked in $raw: its fields run from $fieldsAt to
-     * the blank line, its body from $bodyAt on. Nothing is copied until read: most callers read
-     * the status and the body only, and every copy of a body costs (~1 k instructions per
-     * response for the fields and body substrings and the body stream, callgrind, issue 16).
-     *
-     * @internal
-     *
-     * @param array<string, mixed> $curlInfo
-     */
-    public static function ofRaw(int $status, string $protocol, string $raw, int $fieldsAt, int $bodyAt, array $curlInfo): self
-    {
-        $response = new self(null, $curlInfo);
-        $response->status = $status;
-        $response->protocol = $protocol;
-        $response->raw = $raw;
-        $response->fieldsAt = $fieldsAt;
-        $response->bodyAt = $bodyAt;
-
-        return $response;
-    }
-
-    /**
      * The one head of an HTTP/2 answer (no 1xx before it) as curl 7.88 buffers it: "HTTP/2 200
      * \r\n", then fields nghttp2 has checked already (RFC 9113 8.2.1: a name of lower-case token
      * characters, a value without CTL but HTAB; curl leaves that check on). Read without the
@@ -126,18 +104,19 @@ final class Response implements ResponseInterface
         if ($status < 100 || $status > 599 || !ctype_digit($code)) {
             return null;
         }
+        $fieldsAt = (int) strpos($raw, "\r\n") + 2;
+        if ($body !== null) {
+            return self::ofHead($status, '', '2', $fieldsAt < $headerSize - 4 ? substr($raw, $fieldsAt, $headerSize - 4 - $fieldsAt) : '', $body, $curlInfo);
+        }
+        // Nothing is copied until read: most callers read the status and the body only, and
+        // every copy of a body costs (~1 k instructions per response for the fields and body
+        // substrings and the body stream, callgrind, issue 16).
         $response = new self(null, $curlInfo);
         $response->status = $status;
         $response->protocol = '2';
-        $fieldsAt = (int) strpos($raw, "\r\n") + 2;
-        if ($body === null) {
-            $response->raw = $raw;
-            $response->fieldsAt = $fieldsAt;
-            $response->bodyAt = $headerSize;
-        } else {
-            $response->headerLines = $fieldsAt < $headerSize - 4 ? substr($raw, $fieldsAt, $headerSize - 4 - $fieldsAt) : '';
-            $response->body = $body;
-        }
+        $response->raw = $raw;
+        $response->fieldsAt = $fieldsAt;
+        $response->bodyAt = $headerSize;
 
         return $response;
     }
@@ -221,7 +200,7 @@ final class Response implements ResponseInterface
         return $this->inner === null ? $this->reason : $this->inner->getReasonPhrase();
     }
 
-    /** Cuts the field block and the body out of what curl buffered (ofRaw()); returns the body. */
+    /** Cuts the field block and the body out of what curl buffered (ofHttp2()); returns the body. */
     private function split(): StreamInterface
     {
         $fieldsEnd = $this->bodyAt - 4;

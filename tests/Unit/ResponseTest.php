@@ -27,7 +27,7 @@ final class ResponseTest extends TestCase
         $raw = "HTTP/2 200 \r\ncontent-type: text/plain\r\nx-tag: a\r\n\r\nbody\r\n\r\nmore";
         $bodyAt = (int) strpos($raw, "\r\n\r\n") + 4;
 
-        $bodyFirst = Response::ofRaw(200, '2', $raw, 13, $bodyAt, ['num_connects' => 0]);
+        $bodyFirst = self::http2($raw, $bodyAt, ['num_connects' => 0]);
         self::assertSame(200, $bodyFirst->getStatusCode());
         self::assertSame('2', $bodyFirst->getProtocolVersion());
         self::assertSame("body\r\n\r\nmore", (string) $bodyFirst->getBody());
@@ -35,12 +35,12 @@ final class ResponseTest extends TestCase
         self::assertSame(['content-type' => ['text/plain'], 'x-tag' => ['a']], $bodyFirst->getHeaders());
         self::assertTrue($bodyFirst->stats()->reusedConnection);
 
-        $headersFirst = Response::ofRaw(200, '2', $raw, 13, $bodyAt, []);
+        $headersFirst = self::http2($raw, $bodyAt, []);
         self::assertSame('a', $headersFirst->getHeaderLine('X-Tag'));
         self::assertSame("body\r\n\r\nmore", (string) $headersFirst->getBody());
         self::assertSame('b', $headersFirst->withHeader('x-tag', 'b')->getHeaderLine('x-tag'));
 
-        $noFields = Response::ofRaw(204, '2', "HTTP/2 204 \r\n\r\n", 13, 17, []);
+        $noFields = self::http2("HTTP/2 204 \r\n\r\n", 15, []);
         self::assertSame([], $noFields->getHeaders());
         self::assertSame('', (string) $noFields->getBody());
     }
@@ -107,6 +107,16 @@ final class ResponseTest extends TestCase
         $this->expectException(\InvalidArgumentException::class);
 
         self::response()->withHeader('Bad Name', 'v');
+    }
+
+    /**
+     * What curl buffered of an HTTP/2 answer, read by Response::ofHttp2() as the pool reads it.
+     *
+     * @param array<string, mixed> $curlInfo
+     */
+    private static function http2(string $raw, int $bodyAt, array $curlInfo): Response
+    {
+        return Response::ofHttp2($raw, $bodyAt, $curlInfo + ['http_version' => \CURL_HTTP_VERSION_2_0]) ?? self::fail('an HTTP/2 head ofHttp2() reads');
     }
 
     private static function response(): Response
