@@ -26,13 +26,13 @@ final class SyncRequestBytes
     /** CurlOptions::INLINE_BODY_BYTES: bodies up to this size go as one string. */
     private const INLINE_BODY_BYTES = 1048576;
 
-    /** Methods whose empty body curl announces ("Content-Length: 0", CurlOptions::emptyBody). */
     /**
      * UserAgent::HEADER_LINE, written out: naming it loads UserAgent's file on every PHP-FPM
      * request (~2 k instructions). SyncRequestBytesTest fails when the two differ.
      */
     public const USER_AGENT_LINE = 'User-Agent: WarmHttp/0.1.0';
 
+    /** Methods whose empty body curl announces ("Content-Length: 0", CurlOptions::emptyBody). */
     private const EMPTY_BODY_ANNOUNCED = ['POST' => true, 'PUT' => true, 'PATCH' => true];
 
     /**

@@ -218,10 +218,12 @@ final class FrontProcess
         foreach ($write as $socket) {
             $this->callers->writable($socket, $now);
         }
-        $this->upstream->readable($upstream === [] ? [] : array_values(array_filter($read, $this->upstream->isWatched(...))));
+        $readableUpstream = [];
         foreach ($read as $socket) {
             if ($upstream !== [] && $this->upstream->isWatched($socket)) {
-                continue; // curl's turn comes after the callers'
+                $readableUpstream[] = $socket; // curl's turn comes after the callers'
+
+                continue;
             }
             if ($socket === $reports) {
                 $this->forwarded();
@@ -230,6 +232,7 @@ final class FrontProcess
             }
             $this->readable($socket, $now);
         }
+        $this->upstream->readable($readableUpstream);
     }
 
     /** The worker's forwarder reported a journal position: callers waiting for it get their 202. */
