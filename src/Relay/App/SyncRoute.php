@@ -168,7 +168,7 @@ final class SyncRoute
         } catch (MalformedResponse $e) {
             throw $this->exchange($request)->malformed($e);
         }
-        if (!$response->hasHeader(self::ERROR_HEADER)) {
+        if (!$stream->answeredByRelay()) {
             return $response; // SyncStream put the destination's version in already
         }
         $outcome = $this->exchange($request)->answer($response);

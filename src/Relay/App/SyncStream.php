@@ -34,6 +34,9 @@ final class SyncStream
     /** Whether this PHP request has loaded the classes that read an answer. */
     private static bool $answerClassesLoaded = false;
 
+    /** Whether the last answer is the relay's own (SyncRoute::ERROR_HEADER), not a destination's. */
+    private bool $relaysOwn = false;
+
     public function __construct(
         private readonly RelayConnection $connection,
         private readonly SyncRequestBytes $bytes,
@@ -72,6 +75,12 @@ final class SyncStream
         }
     }
 
+    /** Whether the answer send() returned last is the relay's own (it carries SyncRoute::ERROR_HEADER). */
+    public function answeredByRelay(): bool
+    {
+        return $this->relaysOwn;
+    }
+
     /**
      * @param resource        $stream
      * @param array{bool,int} $connection whether it was opened for this request, and when
@@ -100,6 +109,8 @@ final class SyncStream
             $this->connection->drop();
         }
 
+        // Read on the bytes: asking the Response would split all its header lines (~5 k instructions).
+        $this->relaysOwn = stripos($head, "\r\n" . SyncRoute::ERROR_HEADER . ':') !== false;
         $destinationHead = self::destinationHead($head);
 
         return ResponseParser::parse($destinationHead, \strlen($destinationHead), $this->info($head, $clock, $connection), new MemoryStream($body->contents()));
@@ -138,6 +149,7 @@ final class SyncStream
         class_exists(ResponseParser::class);
         class_exists(ParsedResponse::class);
         class_exists(Response::class);
+        class_exists(MemoryStream::class);
     }
 
     /**
