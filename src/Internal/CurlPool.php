@@ -173,8 +173,13 @@ final class CurlPool
             // A curl_reset() and 22 options cost ~11 k instructions per request (callgrind,
             // issue 16): the handle keeps its profile's options, and gets only its URL.
             $kept = isset($this->kept[$profile]) ? array_pop($this->kept[$profile]) : null;
-            $handle = $kept === null ? $this->keptHandle($transfer->spec) : $this->reuse($kept, $transfer->spec->url);
+            $handle = $kept === null ? $this->keptHandle($transfer->spec) : $this->reuse($kept, $transfer->spec);
             $id = spl_object_id($handle);
+            if ($transfer->streamedBody !== null) {
+                // The relay's sync transfers: its callbacks are this transfer's, cleared in recycle().
+                curl_setopt_array($handle, $this->streaming($transfer, $transfer->streamedBody, $id));
+                $transfer->streamedBody->attach($handle);
+            }
             $this->active[$id] = $transfer;
             $this->handles[$id] = $handle;
             curl_multi_add_handle($this->multi, $handle);
@@ -224,11 +229,14 @@ final class CurlPool
     }
 
     /** @param array{\CurlHandle, string} $kept a handle of the profile, and the URL it has */
-    private function reuse(array $kept, string $url): \CurlHandle
+    private function reuse(array $kept, TransferSpec $spec): \CurlHandle
     {
         --$this->keptCount;
-        if ($kept[1] !== $url && $url !== '') {
-            curl_setopt($kept[0], \CURLOPT_URL, $url);
+        if ($kept[1] !== $spec->url && $spec->url !== '') {
+            curl_setopt($kept[0], \CURLOPT_URL, $spec->url);
+        }
+        if ($spec->perTransfer !== []) {
+            curl_setopt_array($kept[0], $spec->perTransfer);
         }
 
         return $kept[0];
@@ -664,7 +672,12 @@ final class CurlPool
         }
         $profile = $transfer?->spec->profile;
         if ($profile !== null && $transfer->attempts() === 1) {
-            // Launched with its profile's options and nothing else (launch()): kept as they are.
+            // Launched with its profile's options and nothing else (launch()): kept as they are;
+            // a streamed transfer's callbacks hold it (and its caller's answer): cleared.
+            if ($transfer->streamedBody !== null) {
+                curl_setopt($handle, \CURLOPT_HEADERFUNCTION, null);
+                curl_setopt($handle, \CURLOPT_WRITEFUNCTION, null);
+            }
             $this->kept[$profile][] = [$handle, $transfer->spec->url];
             ++$this->keptCount;
 

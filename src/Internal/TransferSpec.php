@@ -47,12 +47,20 @@ final class TransferSpec
         /** @readonly */
         public ?int $maxResponseBytes = null,
         /**
-         * @readonly set when $curlOptions, except CURLOPT_URL, are the same for every spec with
-         * this key and need no per-transfer callback: the pool then keeps the options on the
-         * easy handle after the transfer (CurlPool::launch) instead of curl_reset() and
-         * setting them all again
+         * @readonly set when $curlOptions, except CURLOPT_URL and $perTransfer, are the same
+         * for every spec with this key and hold no callback (a streamed transfer's are the
+         * pool's own, set per transfer): the pool then keeps the options on the easy handle
+         * after the transfer (CurlPool::launch) instead of curl_reset() and setting them all again
          */
         public ?string $profile = null,
+        /**
+         * @readonly with a profile: options set on every transfer besides CURLOPT_URL (the
+         * relay's header lines); a streamed transfer's callbacks are the pool's own, set per
+         * transfer too
+         *
+         * @var array<int, mixed>
+         */
+        public array $perTransfer = [],
     ) {
         $this->origin = $scheme . '://' . $host . ':' . $port;
     }

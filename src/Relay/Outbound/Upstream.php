@@ -6,6 +6,7 @@ namespace WarmHttp\Relay\Outbound;
 
 use Psr\Log\LoggerInterface;
 use Psr\Log\NullLogger;
+use WarmHttp\Internal\ConnectionOwners;
 use WarmHttp\Internal\CurlOptions;
 use WarmHttp\Internal\CurlPool;
 use WarmHttp\Internal\Options;
@@ -97,8 +98,16 @@ final class Upstream
         if ($address !== null) {
             $curl = UpstreamOptions::pinned($curl, $address, $target->port);
         }
+        [$profile, $perTransfer] = [null, []];
+        if ($body === '' && !isset($curl[\CURLOPT_READFUNCTION]) && !isset($curl[\CURLOPT_XFERINFOFUNCTION]) && !ConnectionOwners::concern($curl)) {
+            // Its options but the URL and the header lines are its base's: a kept easy handle
+            // gets only those (CurlPool::launch), not a curl_reset() and ~25 options again.
+            $profile = 'relay ' . $method . ($resendable ? ' 1 ' : ' 0 ') . $target->scheme . ' ' . ($address ?? '-') . ' ' . $target->port . ($settings === null ? ' -' : ' =' . $settings);
+            $perTransfer = [\CURLOPT_HTTPHEADER => $curl[\CURLOPT_HTTPHEADER]];
+        }
+        $spec = new TransferSpec($method, $target->url, $target->scheme, $target->host, $target->port, $resendable, $curl, ResponseSink::Streamed, null, $profile, $perTransfer);
 
-        return $this->launch(new TransferSpec($method, $target->url, $target->scheme, $target->host, $target->port, $resendable, $curl, ResponseSink::Streamed), $address);
+        return $this->launch($spec, $address);
     }
 
     /**
