@@ -258,6 +258,41 @@ final class RequestParserTest extends TestCase
         self::assertSame(['abc', \strlen($buffer)], RequestParser::body($buffer, self::head($buffer), self::MAX_BODY));
     }
 
+    public function testARepeatedHeaderBlockReadsAsItDidTheFirstTime(): void
+    {
+        $first = "POST https://a.example/x HTTP/1.1\r\nHost: a.example\r\nContent-Length: 3\r\nX-WarmHttp-Mode: sync\r\nAccept: */*\r\n\r\n";
+        $again = self::head($first);
+
+        self::assertEquals(self::head($first), $again);
+        self::assertSame([['Accept', '*/*']], $again->upstream); // Host, framing and X-WarmHttp-* are the relay's
+        // Framing is checked per request, with the limit of that call: a kept block is no pass.
+        try {
+            RequestParser::head($first, 2);
+            self::fail('a body over the limit was accepted');
+        } catch (BadWireRequest $e) {
+            self::assertSame(413, $e->status);
+        }
+    }
+
+    public function testMoreDistinctHeaderBlocksThanAreKeptEachReadAsTheirOwn(): void
+    {
+        for ($round = 0; $round < 2; ++$round) {
+            for ($i = 0; $i < 100; ++$i) {
+                $head = self::head("GET https://a.example/ HTTP/1.1\r\nX-Request: {$i}\r\nContent-Length: {$i}\r\n\r\n");
+                self::assertSame([['X-Request', (string) $i], ['Content-Length', (string) $i]], $head->headers, "round {$round}, block {$i}");
+                self::assertSame($i, $head->contentLength);
+            }
+        }
+    }
+
+    public function testABlockTooLargeToKeepStillParses(): void
+    {
+        $value = str_repeat('v', 4000);
+        for ($i = 0; $i < 2; ++$i) {
+            self::assertSame([['X-Big', $value], ['Host', 'a.example']], self::head("GET https://a.example/ HTTP/1.1\r\nX-Big: {$value}\r\nHost: a.example\r\n\r\n")->headers);
+        }
+    }
+
     private static function head(string $buffer): RequestHead
     {
         $head = RequestParser::head($buffer, self::MAX_BODY);
