@@ -40,7 +40,8 @@ use WarmHttp\Relay\App\SyncRoute;
  */
 final class Client implements HttpClient, RequestFactoryInterface, StreamFactoryInterface, UriFactoryInterface
 {
-    private readonly Options $options;
+    /** Private properties, not native readonly: PHP 8.2 writes those on the VM's slow path (issue 16). */
+    private Options $options;
 
     /**
      * Made at construction for a direct client; for a relay_sync one when the curl hop is first
@@ -57,20 +58,20 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     private ?Dispatcher $dispatcher = null;
 
     /** Set with relay_sync only: a direct client pays one null check per request. */
-    private readonly ?SyncRoute $sync;
+    private ?SyncRoute $sync;
 
     /** Set only by withListener(): a client without listeners pays one null check per request. */
     private ?Observers $observers = null;
 
     /** Neither relay_sync nor default headers: a LazyRequest goes out as createRequest() made it. */
-    private readonly bool $direct;
+    private bool $direct;
 
     /**
      * Whether this client's transfers can keep their options on the easy handle: none of its
      * options is a per-transfer callback (max_response_bytes, stream, read_timeout) or an
      * identity the pool partitions (ConnectionOwners: client certificate, proxy credentials, NTLM).
      */
-    private readonly bool $keepsOptions;
+    private bool $keepsOptions;
 
     /**
      * What a LazyRequest sends, by method and URL: built and checked once, read by every later

@@ -14,11 +14,14 @@ use WarmHttp\Internal\FailureKind;
  * `read_timeout` since the last byte that moved. The relay's own timers run a second longer
  * (SyncSettings::BACKSTOP_SECONDS), so these fire first and say what a direct call says.
  *
+ * Private properties, not native readonly: made on every PHP-FPM request's relay_sync call,
+ * and PHP 8.2 writes readonly ones on the VM's slow path (issue 16, callgrind).
+ *
  * @internal
  */
 final class HopClock
 {
-    private readonly int $startNs;
+    private int $startNs;
 
     private int $lastByteNs;
 
@@ -28,7 +31,7 @@ final class HopClock
     private bool $readTimerFirst = false;
 
     /** @param float $timeout seconds, 0: none; $readTimeout likewise */
-    public function __construct(private readonly float $timeout, private readonly float $readTimeout)
+    public function __construct(private float $timeout, private readonly float $readTimeout)
     {
         $this->startNs = $this->lastByteNs = hrtime(true);
     }

@@ -11,6 +11,9 @@ namespace WarmHttp\Relay\App;
  * curl's error 18, as the relay means it (it closes the connection when the destination broke
  * off mid-body).
  *
+ * Private properties, not native readonly: made on every PHP-FPM request's relay_sync call,
+ * and PHP 8.2 writes readonly ones on the VM's slow path (issue 16, callgrind).
+ *
  * @internal
  */
 final class SyncAnswerReader
@@ -26,7 +29,7 @@ final class SyncAnswerReader
     private bool $reusable = true;
 
     /** @param resource $stream */
-    public function __construct(private $stream, private readonly HopClock $clock) {}
+    public function __construct(private $stream, private HopClock $clock) {}
 
     /**
      * The final head, from the status line to its blank line included.

@@ -17,6 +17,9 @@ use WarmHttp\Internal\Decoding\ZlibDecoder;
  * and held to `max_response_bytes` in decoded bytes (CappedBuffer), or at once by an announced
  * Content-Length over it (CURLOPT_MAXFILESIZE).
  *
+ * Private properties, not native readonly: made on every PHP-FPM request's relay_sync call,
+ * and PHP 8.2 writes readonly ones on the VM's slow path (issue 16, callgrind).
+ *
  * @internal
  */
 final class SyncBody
@@ -26,14 +29,14 @@ final class SyncBody
 
     private string $data = '';
 
-    private readonly ?Decoder $decoder;
+    private ?Decoder $decoder;
 
     /**
      * @param list<string> $codings the answer's content codings, in the order they were applied
      *
      * @throws DecodingFailed more stacked codings than libcurl accepts
      */
-    public function __construct(array $codings, private readonly ?int $maxBytes)
+    public function __construct(array $codings, private ?int $maxBytes)
     {
         $this->decoder = self::decoderFor($codings);
     }

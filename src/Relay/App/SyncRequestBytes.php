@@ -19,6 +19,9 @@ use WarmHttp\Relay\Outbound\SyncSettings;
  * `Transfer-Encoding` (curl chunks the body) or a HEAD with a body (curl stops it at the
  * answer's head, Transfer::receiveHeadOnly) keeps the curl hop.
  *
+ * Private properties, not native readonly: made on every PHP-FPM request's relay_sync call,
+ * and PHP 8.2 writes readonly ones on the VM's slow path (issue 16, callgrind).
+ *
  * @internal
  */
 final class SyncRequestBytes
@@ -41,10 +44,10 @@ final class SyncRequestBytes
      * @param string|null $acceptEncoding the Client's `decode_content` codings (curl's CURLOPT_ACCEPT_ENCODING)
      */
     public function __construct(
-        private readonly string $relayLines,
-        private readonly string $settings,
-        private readonly ?string $httpVersion,
-        private readonly ?string $acceptEncoding,
+        private string $relayLines,
+        private string $settings,
+        private ?string $httpVersion,
+        private ?string $acceptEncoding,
     ) {}
 
     /** Whether the request's bytes can be written at once; nothing of it is read here. */

@@ -27,6 +27,9 @@ use WarmHttp\Relay\Outbound\SyncSettings;
  *
  * Made once per Client: the header lines that do not change per request are built here.
  *
+ * Private properties, not native readonly: made on every PHP-FPM request's relay_sync call,
+ * and PHP 8.2 writes readonly ones on the VM's slow path (issue 16, callgrind).
+ *
  * @internal
  */
 final class SyncRoute
@@ -39,12 +42,12 @@ final class SyncRoute
 
     /** @param list<string> $lines the relay's header lines every request of this Client sends */
     private function __construct(
-        private readonly RelayAddress $relay,
-        private readonly array $lines,
-        private readonly string $settings,
-        private readonly ?string $httpVersion,
-        private readonly ?SyncStream $stream,
-        private readonly ?int $maxRedirects,
+        private RelayAddress $relay,
+        private array $lines,
+        private string $settings,
+        private ?string $httpVersion,
+        private ?SyncStream $stream,
+        private ?int $maxRedirects,
     ) {}
 
     public static function of(Options $options): ?self
@@ -116,6 +119,9 @@ final class SyncRoute
     /** Codings the stream undoes with ext-zlib; others (br, zstd) and a PHP without zlib go through curl. */
     private static function undoable(string $accept): bool
     {
+        if ($accept === 'gzip') {
+            return \function_exists('inflate_init'); // decode_content => true: no list to split
+        }
         $codings = array_map('trim', explode(',', $accept));
 
         return array_diff($codings, ['gzip', 'deflate', 'identity']) === []

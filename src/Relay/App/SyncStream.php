@@ -24,6 +24,9 @@ use WarmHttp\Response;
  * connection only when the relay cannot have forwarded it (nothing of the answer came) and it
  * is safe to send twice (an idempotent method or an Idempotency-Key), as libcurl retries.
  *
+ * Private properties, not native readonly: made on every PHP-FPM request's relay_sync call,
+ * and PHP 8.2 writes readonly ones on the VM's slow path (issue 16, callgrind).
+ *
  * @internal
  */
 final class SyncStream
@@ -38,12 +41,12 @@ final class SyncStream
     private bool $relaysOwn = false;
 
     public function __construct(
-        private readonly RelayConnection $connection,
-        private readonly SyncRequestBytes $bytes,
-        private readonly float $timeout,
-        private readonly float $connectTimeout,
-        private readonly float $readTimeout,
-        private readonly ?int $maxResponseBytes,
+        private RelayConnection $connection,
+        private SyncRequestBytes $bytes,
+        private float $timeout,
+        private float $connectTimeout,
+        private float $readTimeout,
+        private ?int $maxResponseBytes,
     ) {}
 
     /**
