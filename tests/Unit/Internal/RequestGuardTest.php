@@ -10,6 +10,7 @@ use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 use Psr\Http\Message\RequestInterface;
 use WarmHttp\Exception\RequestException;
+use WarmHttp\Internal\LazyRequest;
 use WarmHttp\Internal\RequestGuard;
 
 final class RequestGuardTest extends TestCase
@@ -42,6 +43,16 @@ final class RequestGuardTest extends TestCase
     public function testRefusesAMethodThatIsNotAToken(string $method): void
     {
         self::assertRefused(new Request($method, 'https://a.example/'), 'Invalid HTTP method ' . json_encode($method));
+    }
+
+    #[DataProvider('badMethods')]
+    public function testRefusesAMethodThatIsNotATokenOnARequestAsCreated(string $method): void
+    {
+        $request = LazyRequest::of($method, 'https://a.example/');
+        self::assertNotNull($request);
+        self::assertTrue($request->isAsCreated());
+
+        self::assertRefused($request, 'Invalid HTTP method ' . json_encode($method));
     }
 
     public function testRefusesAnEmptyMethod(): void
