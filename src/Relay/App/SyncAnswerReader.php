@@ -74,11 +74,30 @@ final class SyncAnswerReader
         }
         if (stripos($head, "\r\ntransfer-encoding:") !== false && preg_match('/\r\ntransfer-encoding:[ \t]*chunked/i', $head) === 1) {
             $this->chunked($sink);
-        } elseif (preg_match('/\r\ncontent-length:[ \t]*(\d+)/i', $head, $m) === 1) {
-            $this->sized((int) $m[1], $sink);
+        } elseif (($length = self::contentLength($head)) !== null) {
+            $this->sized($length, $sink);
         } else {
             $this->untilClosed($sink);
         }
+    }
+
+    /**
+     * The first Content-Length line with digits, as /\r\ncontent-length:[ \t]*(\d+)/i finds it,
+     * read with stripos() and strspn(): the regex cost ~2 k instructions per answer (callgrind).
+     */
+    private static function contentLength(string $head): ?int
+    {
+        $at = 0;
+        while (($at = stripos($head, "\r\ncontent-length:", $at)) !== false) {
+            $at += 17;
+            $digitsAt = $at + strspn($head, " \t", $at);
+            $digits = strspn($head, '0123456789', $digitsAt);
+            if ($digits > 0) {
+                return (int) substr($head, $digitsAt, $digits);
+            }
+        }
+
+        return null;
     }
 
     /** Whether the whole answer was read and the relay keeps the connection. */

