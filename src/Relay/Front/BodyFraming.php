@@ -30,8 +30,13 @@ final class BodyFraming
 
     private bool $overran = false;
 
-    private function __construct(private readonly string $kind, private readonly ?string $length)
-    {
+    /** Not native readonly: one per sync answer, and PHP 8.2 writes those on the VM's slow path. */
+    private function __construct(
+        /** @readonly */
+        private string $kind,
+        /** @readonly */
+        private ?string $length,
+    ) {
         $this->remaining = $kind === self::LENGTH ? (int) $length : 0;
     }
 

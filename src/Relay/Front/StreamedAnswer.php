@@ -40,11 +40,17 @@ final class StreamedAnswer
 
     /** @param \Closure(): void $onFinished called once, when the answer is written or abandoned */
     public function __construct(
-        private readonly Transfer $transfer,
-        private readonly BodyBuffer $body,
-        private readonly CallerConnection $connection,
-        private readonly WireRequest $wire,
-        private readonly \Closure $onFinished,
+        // Not native readonly: one per sync request, and PHP 8.2 writes those on the VM's slow path.
+        /** @readonly */
+        private Transfer $transfer,
+        /** @readonly */
+        private BodyBuffer $body,
+        /** @readonly */
+        private CallerConnection $connection,
+        /** @readonly */
+        private WireRequest $wire,
+        /** @readonly */
+        private \Closure $onFinished,
     ) {}
 
     /** The transfer has settled: its head (and maybe all of its body) is in, or it failed. */

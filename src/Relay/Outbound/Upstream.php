@@ -52,6 +52,9 @@ final class Upstream
     /** @var array<string, array<int, mixed>> UpstreamOptions::base() by settings line, method, scheme and body presence */
     private array $bases = [];
 
+    /** @var array<string, array{array<int, mixed>, ?string}> bodilessShape() by its key */
+    private array $shapes = [];
+
     /** @param LoggerInterface|null $logger where a connection to an unchecked address is reported */
     public function __construct(
         private readonly DestinationGuard $guard,
@@ -93,21 +96,61 @@ final class Upstream
     public function forward(string $method, Target $target, array $headers, string $body, bool $guarded = true, ?string $settings = null): Transfer
     {
         $address = $guarded ? $this->guard->checkCanonical($target->host) : null;
-        $resendable = TransferSpec::isSafeToResend($method, self::has($headers, 'Idempotency-Key'));
-        $curl = UpstreamOptions::onBase($this->base($method, $target, $body !== '', $settings), $method, $target->url, $headers, $body, $resendable);
-        if ($address !== null) {
-            $curl = UpstreamOptions::pinned($curl, $address, $target->port);
+        // A safe method is resendable whatever its lines say: they are not looked through.
+        $resendable = TransferSpec::isSafeToResend($method, false) || self::has($headers, 'Idempotency-Key');
+        $shapeKey = 'relay ' . $method . ($resendable ? ' 1 ' : ' 0 ') . $target->scheme . ' ' . ($address ?? '-') . ' ' . $target->port . ($settings === null ? ' -' : ' =' . $settings);
+        if ($body === '' && !UpstreamOptions::announcesBody($method)) {
+            [$curl, $profile] = $this->shapes[$shapeKey] ?? $this->bodilessShape($shapeKey, $method, $target, $resendable, $address, $settings);
+            $curl[\CURLOPT_URL] = $target->url;
+            $curl[\CURLOPT_HTTPHEADER] = UpstreamOptions::headerLines($headers, false);
+        } else {
+            $curl = UpstreamOptions::onBase($this->base($method, $target, $body !== '', $settings), $method, $target->url, $headers, $body, $resendable);
+            if ($address !== null) {
+                $curl = UpstreamOptions::pinned($curl, $address, $target->port);
+            }
+            $profile = self::keeps($curl, $body) ? $shapeKey : null;
         }
-        [$profile, $perTransfer] = [null, []];
-        if ($body === '' && !isset($curl[\CURLOPT_READFUNCTION]) && !isset($curl[\CURLOPT_XFERINFOFUNCTION]) && !ConnectionOwners::concern($curl)) {
-            // Its options but the URL and the header lines are its base's: a kept easy handle
-            // gets only those (CurlPool::launch), not a curl_reset() and ~25 options again.
-            $profile = 'relay ' . $method . ($resendable ? ' 1 ' : ' 0 ') . $target->scheme . ' ' . ($address ?? '-') . ' ' . $target->port . ($settings === null ? ' -' : ' =' . $settings);
-            $perTransfer = [\CURLOPT_HTTPHEADER => $curl[\CURLOPT_HTTPHEADER]];
-        }
+        // With a profile, its options but the URL and the header lines are its shape's: a kept
+        // easy handle gets only those (CurlPool::launch), not a curl_reset() and ~25 options again.
+        $perTransfer = $profile === null ? [] : [\CURLOPT_HTTPHEADER => $curl[\CURLOPT_HTTPHEADER]];
         $spec = new TransferSpec($method, $target->url, $target->scheme, $target->host, $target->port, $resendable, $curl, ResponseSink::Streamed, null, $profile, $perTransfer);
 
         return $this->launch($spec, $address);
+    }
+
+    /**
+     * The options of every body-less sync request of one shape (method, resendability, scheme,
+     * pinned address, port, the caller's settings) but its URL and header lines, made once:
+     * building them per request was ~17 k instructions of the front's path from a caller's
+     * bytes to curl's send (callgrind, issue 16), paid on caches gone cold.
+     *
+     * @return array{array<int, mixed>, ?string} the options, and the pool profile they may keep (the shape's key)
+     *
+     * @throws \InvalidArgumentException settings the relay cannot use
+     */
+    private function bodilessShape(string $key, string $method, Target $target, bool $resendable, ?string $address, ?string $settings): array
+    {
+        $curl = UpstreamOptions::onBase($this->base($method, $target, false, $settings), $method, $target->url, [], '', $resendable);
+        if ($address !== null) {
+            $curl = UpstreamOptions::pinned($curl, $address, $target->port);
+        }
+        if (\count($this->shapes) >= self::BASES_KEPT) {
+            unset($this->shapes[array_key_first($this->shapes)]);
+        }
+
+        return $this->shapes[$key] = [$curl, self::keeps($curl, '') ? $key : null];
+    }
+
+    /**
+     * Whether an easy handle may keep these options for the next request of their shape: no
+     * body, and no callback or identity of one request (CurlPool::launch sets a streamed
+     * transfer's own callbacks per transfer).
+     *
+     * @param array<int, mixed> $curl
+     */
+    private static function keeps(array $curl, string $body): bool
+    {
+        return $body === '' && !isset($curl[\CURLOPT_READFUNCTION]) && !isset($curl[\CURLOPT_XFERINFOFUNCTION]) && !ConnectionOwners::concern($curl);
     }
 
     /**

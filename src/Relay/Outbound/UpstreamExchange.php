@@ -36,10 +36,20 @@ use WarmHttp\Relay\Wire\AnswerHead;
  */
 final class UpstreamExchange implements Exchange
 {
-    /** The checked address as bytes: curl and the resolver may spell one IPv6 address differently. */
-    private readonly string|false $checkedBytes;
+    /*
+     * Plain properties marked @readonly, not native readonly ones: one exchange is made per
+     * request, and PHP 8.2 writes native readonly properties on the VM's slow path.
+     */
 
-    private readonly LoggerInterface $logger;
+    /**
+     * The checked address as bytes: curl and the resolver may spell one IPv6 address differently.
+     *
+     * @readonly
+     */
+    private string|false $checkedBytes;
+
+    /** @readonly */
+    private LoggerInterface $logger;
 
     /** A sync answer's head for its caller, read from the bytes curl received once they passed ResponseParser. */
     private ?AnswerHead $answerHead = null;
@@ -49,8 +59,11 @@ final class UpstreamExchange implements Exchange
      *                                    null for a sync request the guard does not apply to (it
      *                                    follows its Client's own policy) and in the pool's unit tests
      */
-    public function __construct(private readonly ?string $checkedAddress = null, ?LoggerInterface $logger = null)
-    {
+    public function __construct(
+        /** @readonly */
+        private ?string $checkedAddress = null,
+        ?LoggerInterface $logger = null,
+    ) {
         $this->checkedBytes = $checkedAddress === null ? false : @inet_pton($checkedAddress);
         $this->logger = $logger ?? new NullLogger();
     }

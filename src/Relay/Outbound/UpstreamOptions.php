@@ -55,7 +55,7 @@ final class UpstreamOptions
      */
     public static function onBase(array $base, string $method, string $url, array $headers, string $body, bool $resendable): array
     {
-        $hasBody = $body !== '' || \in_array($method, ['POST', 'PUT', 'PATCH'], true);
+        $hasBody = $body !== '' || self::announcesBody($method);
         $curl = $base;
         $curl[\CURLOPT_URL] = $url; // in base()'s place for it (client options carry no URL)
         if ($hasBody) {
@@ -65,9 +65,15 @@ final class UpstreamOptions
             // reused connection cannot be stopped, so such a request takes a new connection.
             $curl[\CURLOPT_FRESH_CONNECT] = true;
         }
-        $curl[\CURLOPT_HTTPHEADER] = self::headers($headers, $hasBody);
+        $curl[\CURLOPT_HTTPHEADER] = self::headerLines($headers, $hasBody);
 
         return $curl;
+    }
+
+    /** A method whose request has a body even when it is empty (curl then sends a Content-Length: 0). */
+    public static function announcesBody(string $method): bool
+    {
+        return $method === 'POST' || $method === 'PUT' || $method === 'PATCH';
     }
 
     /**
@@ -136,7 +142,7 @@ final class UpstreamOptions
      *
      * @return list<string>
      */
-    private static function headers(array $headers, bool $hasBody): array
+    public static function headerLines(array $headers, bool $hasBody): array
     {
         $lines = [];
         $hasAccept = $hasType = $hasExpect = false;

@@ -31,11 +31,17 @@ final class AnswerHead
     /**
      * @param string       $block          "Name: value\r\n" lines for the caller, or ''
      * @param list<string> $contentLengths as the destination sent them
+     *
+     * Plain properties marked @readonly, not native readonly ones: one is made per sync answer,
+     * and PHP 8.2 writes native readonly properties on the VM's slow path.
      */
     private function __construct(
-        public readonly string $block,
-        public readonly array $contentLengths,
-        public readonly bool $transferEncoding,
+        /** @readonly */
+        public string $block,
+        /** @readonly */
+        public array $contentLengths,
+        /** @readonly */
+        public bool $transferEncoding,
     ) {}
 
     /**

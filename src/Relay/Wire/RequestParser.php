@@ -34,6 +34,18 @@ final class RequestParser
     private static array $parsedBlocks = [];
 
     /**
+     * Whole heads kept parsed, by their bytes (up to the blank line): a Client calling one
+     * endpoint sends the same head every time; its RequestHead then costs a lookup instead of
+     * ~11 k instructions (the request line, the framing, the object). Heads with a body limit
+     * other than $headsLimit are parsed anew (the limit decides a 413).
+     *
+     * @var array<string, RequestHead>
+     */
+    private static array $parsedHeads = [];
+
+    private static int $headsLimit = -1;
+
+    /**
      * The head at the start of $buffer, or null while it is still arriving. $scanned is how much
      * of $buffer an earlier call already saw without finding the head's end: only the bytes after
      * it are searched again, so a head trickling in byte by byte costs linear time.
@@ -46,6 +58,34 @@ final class RequestParser
         if ($end === null) {
             return null;
         }
+        if ($end <= self::BLOCK_BYTES_KEPT) {
+            $bytes = \strlen($buffer) === $end + 4 ? $buffer : substr($buffer, 0, $end + 4);
+            if (self::$headsLimit !== $maxBodyBytes) {
+                [self::$parsedHeads, self::$headsLimit] = [[], $maxBodyBytes];
+            }
+
+            return self::$parsedHeads[$bytes] ?? self::keep($bytes, self::parse($buffer, $end, $maxBodyBytes));
+        }
+
+        return self::parse($buffer, $end, $maxBodyBytes);
+    }
+
+    private static function keep(string $bytes, RequestHead $head): RequestHead
+    {
+        if (\count(self::$parsedHeads) >= self::BLOCKS_KEPT) {
+            unset(self::$parsedHeads[array_key_first(self::$parsedHeads)]); // the oldest
+        }
+
+        return self::$parsedHeads[$bytes] = $head;
+    }
+
+    /**
+     * The head ending at $end, parsed.
+     *
+     * @throws BadWireRequest
+     */
+    private static function parse(string $buffer, int $end, int $maxBodyBytes): RequestHead
+    {
         $lineEnd = (int) strpos($buffer, "\r\n");
         [$method, $target, $http10] = self::requestLine(substr($buffer, 0, $lineEnd));
         [$headers, $index, $lengths, $encodings, $upstream] = self::headers($lineEnd < $end ? substr($buffer, $lineEnd + 2, $end - $lineEnd - 2) : '');
@@ -186,7 +226,7 @@ final class RequestParser
         $parsed = self::parseHeaders($block);
         if (\strlen($block) <= self::BLOCK_BYTES_KEPT) {
             if (\count(self::$parsedBlocks) >= self::BLOCKS_KEPT) {
-                array_shift(self::$parsedBlocks); // the oldest: a block a caller stopped sending
+                unset(self::$parsedBlocks[array_key_first(self::$parsedBlocks)]); // the oldest
             }
             self::$parsedBlocks[$block] = $parsed;
         }

@@ -10,12 +10,26 @@ namespace WarmHttp\Relay\Wire;
  *
  * @internal
  */
-final readonly class WireRequest
+final class WireRequest
 {
-    /** `X-WarmHttp-Mode`, lower-case and trimmed: async (spool, 202, deliver later) unless the caller asks for sync. */
+    /*
+     * Plain properties marked @readonly, not native readonly ones: one is made per request on
+     * the front's hot path, and PHP 8.2 writes native readonly properties on the VM's slow
+     * path (zend_std_write_property, ~160 instructions a write, callgrind).
+     */
+
+    /**
+     * `X-WarmHttp-Mode`, lower-case and trimmed: async (spool, 202, deliver later) unless the caller asks for sync.
+     *
+     * @readonly
+     */
     public string $mode;
 
-    /** @var array<string, string> lower-case name => first value (HeaderIndex) */
+    /**
+     * @var array<string, string> lower-case name => first value (HeaderIndex)
+     *
+     * @readonly
+     */
     private array $index;
 
     /**
@@ -24,12 +38,18 @@ final readonly class WireRequest
      * @param list<array{string, string}>|null $upstream HeaderFilter::forUpstream($headers), when the parser has it already
      */
     public function __construct(
+        /** @readonly */
         public string $method,
+        /** @readonly */
         public string $target,
+        /** @readonly */
         public array $headers,
+        /** @readonly */
         public string $body,
+        /** @readonly */
         public bool $http10 = false,
         ?array $index = null,
+        /** @readonly */
         private ?array $upstream = null,
     ) {
         $this->index = $index ?? HeaderIndex::of($headers);
