@@ -49,6 +49,15 @@ final class LazyRequest implements RequestInterface
     /** @var array{string, string, string, int} [Host header ("host" or "host:port", as nyholm writes it), scheme, host, port connected to] */
     public $parts = ['', '', '', 0];
 
+    /**
+     * Nothing was made of it and its body was never handed out: it is as created without
+     * asking isAsCreated() (the Client's hot path, a call less: ~0.2 k instructions). False
+     * does not mean changed: isAsCreated() then decides.
+     *
+     * @var bool
+     */
+    public $untouched = true;
+
     private ?UriInterface $uri = null;
 
     /**
@@ -212,7 +221,12 @@ final class LazyRequest implements RequestInterface
 
     public function getBody(): StreamInterface
     {
-        return $this->changed === null ? $this->body ??= new MemoryStream() : $this->changed->getBody();
+        if ($this->changed !== null) {
+            return $this->changed->getBody();
+        }
+        $this->untouched = false;
+
+        return $this->body ??= new MemoryStream();
     }
 
     public function withBody(StreamInterface $body): static
@@ -260,6 +274,7 @@ final class LazyRequest implements RequestInterface
     {
         $copy = clone $this;
         $copy->changed = $changed;
+        $copy->untouched = false;
 
         return $copy;
     }

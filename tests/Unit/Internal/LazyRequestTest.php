@@ -99,6 +99,27 @@ final class LazyRequestTest extends TestCase
         self::assertSame('{}', (string) $lazy->getBody());
     }
 
+    public function testUntouchedOnlyWhileNothingWasMadeOfItNorItsBodyHandedOut(): void
+    {
+        $lazy = LazyRequest::of('POST', 'https://example.com/x');
+        self::assertNotNull($lazy);
+        self::assertTrue($lazy->untouched);
+        $changed = $lazy->withHeader('X-A', 'b');
+        self::assertInstanceOf(LazyRequest::class, $changed);
+        self::assertFalse($changed->untouched);
+        self::assertFalse($changed->isAsCreated());
+        self::assertFalse($lazy->untouched, 'the copy holds the same body stream: a write to it is one to the original');
+        self::assertTrue($lazy->isAsCreated(), 'isAsCreated() decides');
+        $changed->getBody()->write('{}');
+        self::assertFalse($lazy->isAsCreated());
+
+        $other = LazyRequest::of('POST', 'https://example.com/x');
+        self::assertNotNull($other);
+        $other->getBody();
+        self::assertFalse($other->untouched, 'a body handed out');
+        self::assertTrue($other->isAsCreated());
+    }
+
     /**
      * The one-regex check of URLs in normal form agrees with nyholm's parse and write-back on
      * every URL: seeded random URLs from pieces at the edges of both (cases, ports at and past
