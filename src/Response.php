@@ -179,7 +179,8 @@ final class Response implements ResponseInterface
      */
     public static function ofWarmHttp2(\CurlHandle $handle): ?self
     {
-        if (curl_getinfo($handle, \CURLINFO_NUM_CONNECTS) !== 0 || curl_getinfo($handle, \CURLINFO_HTTP_VERSION) !== \CURL_HTTP_VERSION_2_0) {
+        // The version first: an HTTP/1.1 answer then costs CurlInfo::read() one call more, not two.
+        if (curl_getinfo($handle, \CURLINFO_HTTP_VERSION) !== \CURL_HTTP_VERSION_2_0 || curl_getinfo($handle, \CURLINFO_NUM_CONNECTS) !== 0) {
             return null;
         }
         $raw = (string) curl_multi_getcontent($handle);
