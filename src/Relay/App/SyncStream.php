@@ -8,7 +8,6 @@ use Psr\Http\Message\RequestInterface;
 use WarmHttp\Internal\Decoding\DecodingFailed;
 use WarmHttp\Internal\MalformedResponse;
 use WarmHttp\Internal\MemoryStream;
-use WarmHttp\Internal\ParsedResponse;
 use WarmHttp\Internal\ResponseParser;
 use WarmHttp\Response;
 
@@ -151,6 +150,8 @@ final class SyncStream
      * Under PHP-FPM every request autoloads these anew: done while the relay forwards the request
      * (it runs on another core), not after its answer came, on a CPU gone cold while it waited
      * (as CurlPool::loadSettleClasses()). Nothing to do where opcache.preload holds them.
+     * ParsedResponse is not among them: a response whose headers are never asked for (the
+     * relay's own answers are told by their bytes) does not load it.
      */
     private static function loadAnswerClasses(): void
     {
@@ -161,7 +162,6 @@ final class SyncStream
         class_exists(SyncAnswerReader::class);
         class_exists(SyncBody::class);
         class_exists(ResponseParser::class);
-        class_exists(ParsedResponse::class);
         class_exists(Response::class);
         class_exists(MemoryStream::class);
     }
