@@ -410,6 +410,17 @@ final class CurlPool
         return $errno;
     }
 
+    /**
+     * Lets curl start what was added, now: the relay front sends a sync request before the rest
+     * of its turn (its answer's bookkeeping, the other callers) rather than after it. Settles
+     * nothing: what finished waits in curl's messages, and what arrived in the streamed bodies'
+     * marks (headersIn, bodyArrived), for the next perform().
+     */
+    public function kick(): void
+    {
+        curl_multi_exec($this->multi, $running);
+    }
+
     /** One round: let curl work, settle what finished, then sleep until a socket is ready. */
     public function tick(float $maxWaitSeconds = 1.0): void
     {
