@@ -201,11 +201,12 @@ final class Router
      */
     private function isGuarded(RequestHead|WireRequest|null $request): bool
     {
-        if ($request === null || strcasecmp(trim($request->header('X-WarmHttp-Mode') ?? 'async'), 'sync') !== 0) {
+        $mode = $request instanceof WireRequest ? $request->mode : strtolower(trim($request?->header('X-WarmHttp-Mode') ?? 'async'));
+        if ($request === null || $mode !== 'sync') {
             return true;
         }
 
-        return $this->config->guardSync || $request->header('X-WarmHttp-Guard') === 'on';
+        return $this->config->guardSync || ($request->index['x-warmhttp-guard'] ?? null) === 'on';
     }
 
     /** Only to a caller who may ask: on the TCP listener, one whose head carried the token. */
@@ -262,7 +263,7 @@ final class Router
 
     private function route(CallerConnection $connection, WireRequest $wire): void
     {
-        if (!$this->authorized($connection, $wire->header('X-WarmHttp-Token'))) {
+        if ($connection->needsToken && !$this->authorized($connection, $wire->index['x-warmhttp-token'] ?? null)) {
             return;
         }
         if ($wire->method === 'CONNECT') {

@@ -42,7 +42,8 @@ final class SyncForwarder
     {
         $this->metrics->add('sync_requests_total');
         try {
-            $headers = [...$wire->upstreamHeaders(), ...self::asSent($wire)];
+            $sent = self::asSent($wire);
+            $headers = $sent === [] ? $wire->upstreamHeaders() : [...$wire->upstreamHeaders(), ...$sent];
             $transfer = $this->upstream->forward($wire->method, Target::parse($wire->target), $headers, $wire->body, $guarded, $wire->header(SyncSettings::HEADER));
         } catch (RefusedDestination $e) {
             $this->refuse($connection, SyncFailure::answer(403, 'refused', $e->getMessage()), $finished);
@@ -80,13 +81,13 @@ final class SyncForwarder
     private static function asSent(WireRequest $wire): array
     {
         $lines = [];
-        if ($wire->body === '' && $wire->header('Content-Length') === '0') {
+        if ($wire->body === '' && ($wire->index['content-length'] ?? null) === '0') {
             $lines[] = ['Content-Length', '0'];
         }
         if (!$wire->keepAlive() && !$wire->http10) {
             $lines[] = ['Connection', 'close'];
         }
-        $expect = $wire->header('Expect');
+        $expect = $wire->index['expect'] ?? null;
         if ($expect !== null && strcasecmp($expect, '100-continue') === 0) {
             $lines[] = ['Expect', $expect];
         }

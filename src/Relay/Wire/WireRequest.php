@@ -26,11 +26,13 @@ final class WireRequest
     public string $mode;
 
     /**
-     * @var array<string, string> lower-case name => first value (HeaderIndex)
+     * @var array<string, string> lower-case name => first value (HeaderIndex); read by a
+     *                            lower-case name on the front's hot path, without header()'s
+     *                            call and strtolower()
      *
      * @readonly
      */
-    private array $index;
+    public array $index;
 
     /**
      * @param list<array{string, string}>      $headers  name, value; in arrival order
