@@ -4,8 +4,18 @@ declare(strict_types=1);
 
 namespace WarmHttp;
 
+// Functions imported by name, not left to the namespace fallback: PHP then calls them directly,
+// ~25 instructions less per call, and a warm answer makes eleven (callgrind, issue 16).
+use function curl_getinfo;
+use function curl_multi_getcontent;
+use function preg_match;
+
 use Psr\Http\Message\ResponseInterface;
 use Psr\Http\Message\StreamInterface;
+
+use function strpos;
+use function substr;
+
 use WarmHttp\Internal\ParsedResponse;
 
 /**
