@@ -155,7 +155,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
         if ($pool === null || $pool->pid !== getmypid()) {
             $pool = self::$pool = CurlPool::get();
         }
-        if ($request instanceof LazyRequest && $this->direct && $this->observers === null && $request->isAsCreated() && \Fiber::getCurrent() === null) {
+        if ($request instanceof LazyRequest && $this->direct && $this->observers === null && ($request->untouched || $request->isAsCreated()) && \Fiber::getCurrent() === null) {
             // start() and wait() written out for the warm case: a call less each (issue 16)
             $spec = $this->specs[$request->method][$request->url] ?? $this->keptSpec($request);
             // The Transfer and its exchange are made only if the general path takes over (~1.8 k instructions)
@@ -271,7 +271,7 @@ final class Client implements HttpClient, RequestFactoryInterface, StreamFactory
     /** @throws Exception\RequestException before anything is sent */
     private function start(RequestInterface $request, CurlPool $pool): Transfer
     {
-        if ($request instanceof LazyRequest && $this->direct && $request->isAsCreated()) {
+        if ($request instanceof LazyRequest && $this->direct && ($request->untouched || $request->isAsCreated())) {
             $transfer = new Transfer($this->specs[$request->method][$request->url] ?? $this->keptSpec($request), new Psr7Exchange($request));
             $this->observers?->watch($request, $transfer);
             $pool->start($transfer);
