@@ -116,6 +116,10 @@ final class SyncSettings
 
     private static function number(float $seconds): string
     {
+        if ($seconds === floor($seconds) && $seconds < 1e15) {
+            return (string) (int) $seconds; // whole seconds (most timeouts): no sprintf, ~1.5 k instructions each
+        }
+
         return rtrim(rtrim(\sprintf('%.3F', $seconds), '0'), '.');
     }
 }
