@@ -180,6 +180,11 @@ final class CurlPool
             // A curl_reset() and 22 options cost ~11 k instructions per request (callgrind,
             // issue 16): the handle keeps its profile's options, and gets only its URL.
             $kept = isset($this->kept[$profile]) ? array_pop($this->kept[$profile]) : null;
+            if ($kept !== null && $this->kept[$profile] === []) {
+                // No empty lists left behind: profiles carry a relay caller's settings, address
+                // and port, so only profiles holding handles (at most SPARE_HANDLES) stay.
+                unset($this->kept[$profile]);
+            }
             $handle = $kept === null ? $this->keptHandle($transfer->spec) : $this->reuse($kept, $transfer->spec);
             $id = spl_object_id($handle);
             if ($transfer->streamedBody !== null) {
@@ -309,6 +314,9 @@ final class CurlPool
         $errno = $this->driveAlone($handle);
         if ($errno !== \CURLE_OK) {
             --$this->keptCount;
+            if ($this->kept[$profile] === []) {
+                unset($this->kept[$profile]);
+            }
 
             return $this->failedAlone(new Transfer($spec, new Psr7Exchange($request)), $handle, $errno);
         }

@@ -6,7 +6,9 @@ namespace WarmHttp\Relay\Wire;
 
 /**
  * The parsed head of a request still arriving: enough to decide on 100-continue, 413 or 411
- * before its body has been read.
+ * before its body has been read. RequestParser keeps heads it has seen and hands the same object
+ * to every caller that sends the same bytes, so nothing may write to one after its constructor:
+ * every property is @readonly, which PHPStan enforces (property.readOnlyByPhpDocAssign*).
  *
  * @internal
  */

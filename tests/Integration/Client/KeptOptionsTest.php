@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Tests\Integration\Client;
 
 use WarmHttp\Client;
+use WarmHttp\Internal\CurlPool;
 use WarmHttp\Tests\Integration\RigTestCase;
 
 /**
@@ -28,6 +29,26 @@ final class KeptOptionsTest extends RigTestCase
             // Not asserted: $gzip's version. libcurl 7.88 lets a request that would take HTTP/2
             // reuse the HTTP/1.1 connection $http11 left idle (so it was before kept options).
             self::assertStringContainsStringIgnoringCase('accept-encoding: gzip', (string) $gzip->getBody());
+        }
+    }
+
+    public function testCancelledTransfersLeaveNoEmptyProfileBehind(): void
+    {
+        // Each client's options are a profile of their own (the relay's carry a caller's
+        // settings, address and port): a kept handle taken by a transfer that is then cancelled
+        // goes back reset, and its profile must not stay behind as an empty list, or profiles
+        // that came and went would pile up in a long-lived process.
+        $url = self::nginxUrl('h2', '/fast');
+        for ($i = 0; $i < 5; ++$i) {
+            $client = self::client(['timeout' => 20 + $i / 1000]);
+            $client->sendRequest($client->createRequest('GET', $url));
+            $client->sendAsync($client->createRequest('GET', $url))->cancel();
+        }
+
+        $kept = (new \ReflectionProperty(CurlPool::class, 'kept'))->getValue(CurlPool::get());
+        self::assertIsArray($kept);
+        foreach ($kept as $profile => $handles) {
+            self::assertNotSame([], $handles, "profile {$profile} left behind empty");
         }
     }
 
