@@ -28,6 +28,13 @@ declare(strict_types=1);
                 break;
             }
         }
+        if (!class_exists(WarmHttp\Client::class)) {
+            // E.g. the package symlinked in by a Composer path repository: __DIR__ is then its
+            // real path, away from the app's vendor/. Say so rather than preload nothing.
+            trigger_error('WarmHttp preload: no Composer autoloader found; require this file after your vendor/autoload.php', \E_USER_WARNING);
+
+            return;
+        }
     }
     foreach ([
         // every call: the Client, its options, createRequest()
