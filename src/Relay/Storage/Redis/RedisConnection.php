@@ -22,6 +22,8 @@ final class RedisConnection
 {
     private ?\Redis $redis = null;
 
+    private int $opened = 0;
+
     /** @param \Closure(\Redis): void $onConnect run on each new connection (the consumer group) */
     public function __construct(private readonly RedisAddress $address, private readonly \Closure $onConnect) {}
 
@@ -48,6 +50,16 @@ final class RedisConnection
 
             throw new SpoolUnavailable(\sprintf('Redis at %s failed: %s', $this->address->display(), $e->getMessage()), 0, $e);
         }
+    }
+
+    /**
+     * How many connections this one has opened so far: a new one may reach another Redis (a
+     * new master after a failover) that lacks this relay's last writes. phpredis's own silent
+     * reconnect to the same address is not counted.
+     */
+    public function opened(): int
+    {
+        return $this->opened;
     }
 
     public function close(): void
@@ -180,6 +192,7 @@ final class RedisConnection
             throw new \RedisException(\sprintf('%s:%d is not the master (yet); asking the Sentinels again', $a->host, $a->port));
         }
         ($this->onConnect)($redis);
+        ++$this->opened;
 
         return $redis;
     }

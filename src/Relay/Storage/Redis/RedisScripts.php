@@ -63,17 +63,20 @@ final class RedisScripts
         LUA;
 
     /**
-     * KEYS: seq. ARGV: how many ids. Returns the last of them. A seq that is not there (a new
-     * Redis, or one that lost its data: FLUSHALL, a restart without persistence) starts from
-     * Redis TIME in microseconds, not 0: ids given after the loss never meet the ones workers
-     * still hold from before it (a worker dropped such a request as one it held, and its
-     * delivery of the old one then deleted the new one's hash). Ids stay under 2^53 (Lua's
-     * numbers) until the year 2255.
+     * KEYS: seq. ARGV: how many ids. Returns the last of them. Ids never fall below Redis TIME in
+     * microseconds: a seq that is not there (a new Redis, or one that lost its data: FLUSHALL, a
+     * restart without persistence) or that is behind (a failover whose new master never got the
+     * ids the old one gave until it was demoted) starts again from it, so ids given after a loss
+     * never meet the ones workers still hold from before it (a worker dropped such a request as
+     * one it held, and its delivery of the old one then deleted the new one's hash). This holds
+     * while a fleet takes fewer than a million ids a second and its Redis hosts' clocks agree
+     * within the split brain's length. Ids stay under 2^53 (Lua's numbers) until the year 2255.
      */
     public const NEXT_IDS = <<<'LUA'
-        if redis.call('EXISTS', KEYS[1]) == 0 then
-            local t = redis.call('TIME')
-            redis.call('SET', KEYS[1], t[1] .. string.format('%06d', tonumber(t[2])))
+        local t = redis.call('TIME')
+        local floor = tonumber(t[1] .. string.format('%06d', tonumber(t[2])))
+        if (tonumber(redis.call('GET', KEYS[1])) or 0) < floor then
+            redis.call('SET', KEYS[1], string.format('%d', floor))
         end
         return redis.call('INCRBY', KEYS[1], ARGV[1])
         LUA;

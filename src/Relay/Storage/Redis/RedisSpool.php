@@ -28,6 +28,13 @@ final class RedisSpool implements SpoolStore
     /** How often an idle worker looks at the stream: new requests of other relays, due retries. */
     private const LOOK_SECONDS = 0.02;
 
+    /**
+     * How often an idle worker makes sure Redis still has its journal position, besides on each
+     * new connection: a Redis that restarted without its last writes behind phpredis's silent
+     * reconnect, found within this long even when no new request comes to commit.
+     */
+    private const VERIFY_POSITION_SECONDS = 1.0;
+
     /** Segments stay this long after being forwarded: Redis with appendfsync everysec may lose ~1-2 s. */
     private const JOURNAL_GRACE_SECONDS = 10.0;
 
@@ -58,6 +65,11 @@ final class RedisSpool implements SpoolStore
 
     /** This relay's journal position as it last read or wrote it in Redis ("segment:offset"). */
     private ?string $position = null;
+
+    /** The connection (RedisConnection::opened()) and the time the position was last found in Redis. */
+    private int $verifiedOn = 0;
+
+    private float $verifiedAt = 0.0;
 
     public readonly string $consumer;
 
@@ -114,6 +126,7 @@ final class RedisSpool implements SpoolStore
     public function due(float $now, int $limit, array $skip, int $maxBytes = 32 * 1048576): array
     {
         return $this->connection->run(function (\Redis $redis) use ($now, $limit, $skip): array {
+            $this->verifyPosition($redis);
             $this->claimOwn($redis);
             RedisConnection::script($redis, RedisScripts::PROMOTE, [$this->keys->due, $this->keys->stream], [$now, $limit]);
 
@@ -136,7 +149,8 @@ final class RedisSpool implements SpoolStore
     }
 
     /**
-     * The position Redis had just before this commit must be the one this worker last wrote: a
+     * The position Redis had just before this commit (or found while idle: verifyPosition())
+     * must be the one this worker last wrote: a
      * Redis restarted without its last writes, or a new master after a failover (the old one took
      * writes until it was demoted, and phpredis reconnects without a word), lost the requests
      * forwarded with it. Redis gets its old position back, and the worker reads it back after
@@ -155,6 +169,26 @@ final class RedisSpool implements SpoolStore
         $redis->hSet($this->keys->journal, $this->relayId, $before);
 
         throw new \RedisException(\sprintf('Redis no longer had this relay\'s journal position %s (it had %s: a restart that lost writes, or a failover); forwarding again from the journal', $this->position, $before));
+    }
+
+    /**
+     * What checkPosition() does in a commit, done while no commit comes: after a failover whose
+     * last forwarded requests went to the old master (it took writes until it was demoted), an
+     * idle relay would otherwise leave them undelivered in its journal until its next request.
+     * Asked on each new connection and once every VERIFY_POSITION_SECONDS.
+     *
+     * @throws \RedisException
+     */
+    private function verifyPosition(\Redis $redis): void
+    {
+        $now = microtime(true);
+        if ($this->position === null || ($this->verifiedOn === $this->connection->opened() && $now - $this->verifiedAt < self::VERIFY_POSITION_SECONDS)) {
+            return;
+        }
+        $before = $redis->hGet($this->keys->journal, $this->relayId);
+        RedisConnection::check($redis);
+        $this->checkPosition($redis, $before);
+        [$this->verifiedOn, $this->verifiedAt] = [$this->connection->opened(), $now];
     }
 
     /** Redis's own clock, seconds: every relay's worker starts its SpoolClock from it, so due times agree. */

@@ -114,6 +114,49 @@ final class RedisSpoolTest extends RedisTestCase
         self::assertEquals(new JournalPosition(1, 200), $spool->journalPosition());
     }
 
+    public function testAnIdleWorkerFindsTheLostPositionOnItsNextConnectionWithoutACommit(): void
+    {
+        $spool = $this->spool('a');
+        $spool->journalPosition();
+        $spool->commit([self::request('x')], null, new JournalPosition(1, 100));
+        $spool->commit([self::request('y')], null, new JournalPosition(1, 200));
+        $this->redis->kill(); // a restart that lost its last second (appendfsync everysec)
+        $this->expectUnavailable(static fn() => $spool->due(1.0, 10, []), 'Connection lost');
+        $this->redis->launch();
+        $this->redis->client()->hSet('warmhttp:relay:journal', 'a', '1:100');
+
+        $this->expectUnavailable(static fn() => $spool->due(1.0, 10, []), 'no longer had this relay\'s journal position 1:200 (it had 1:100');
+        self::assertEquals(new JournalPosition(1, 100), $spool->journalPosition(), 'forwarding resumes from what Redis has, with no request to commit');
+    }
+
+    public function testAnIdleWorkerFindsTheLostPositionBehindASilentReconnectWithinASecond(): void
+    {
+        $spool = $this->spool('a');
+        $spool->journalPosition();
+        $spool->commit([self::request('x')], null, new JournalPosition(1, 100));
+        self::assertSame(['x'], array_map(static fn(SpooledRequest $r): string => $r->body, $spool->due(1.0, 10, [])), 'the position is Redis\'s: no complaint');
+        $admin = $this->redis->client();
+        $admin->hSet('warmhttp:relay:journal', 'a', '0:0');
+        $admin->rawCommand('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes'); // phpredis reconnects without a word
+
+        usleep(1_050_000);
+        $this->expectUnavailable(static fn() => $spool->due(1.0, 10, []), 'no longer had this relay\'s journal position 1:100 (it had 0:0');
+    }
+
+    public function testIdsAfterAFailoverThatLostTheLastOnesNeverMeetTheIdsWorkersStillHold(): void
+    {
+        $spool = $this->spool('a');
+        $spool->commit([self::request('old-1'), self::request('old-2')]);
+        $held = $spool->due(1.0, 10, []);
+        $admin = $this->redis->client();
+        $admin->set('warmhttp:relay:seq', (string) (min([\PHP_INT_MAX, ...self::ids($held)]) - 1)); // the new master never got these two
+
+        $spool->commit([self::request('new-1')]);
+        $taken = $this->spool('b')->due(1.0, 10, []);
+        self::assertSame(['new-1'], array_map(static fn(SpooledRequest $r): string => $r->body, $taken));
+        self::assertGreaterThan(max([0, ...self::ids($held)]), $taken[0]->id);
+    }
+
     public function testIdsAfterARedisThatLostEverythingNeverMeetTheIdsWorkersStillHold(): void
     {
         [$holding, $forwarding] = [$this->spool('a'), $this->spool('b')];
@@ -205,4 +248,16 @@ final class RedisSpoolTest extends RedisTestCase
     {
         return new SpooledRequest(0, 'POST', 'http://hooks.example/' . $body, [['Content-Type', 'text/plain']], $body, 'key-' . $body, 0, 100.0);
     }
+
+    /** @param \Closure(): mixed $call */
+    private function expectUnavailable(\Closure $call, string $message): void
+    {
+        try {
+            $call();
+            self::fail('SpoolUnavailable expected: ' . $message);
+        } catch (SpoolUnavailable $e) {
+            self::assertStringContainsString($message, $e->getMessage());
+        }
+    }
+
 }
