@@ -28,10 +28,18 @@ use WarmHttp\Internal\ParsedResponse;
  */
 final class Response implements ResponseInterface
 {
-    /** An HTTP/2 status line as curl writes it, with a status in 100-599. */
-    private const HTTP2_STATUS_LINE = '/\AHTTP\/2 [1-5]\d\d \r\n/';
+    /**
+     * An HTTP/2 head as curl 7.88 writes it: "HTTP/2 " . :status . " \r\n" (nghttp2 lets only
+     * three digits through; a status in 100-599 is taken), then the field lines nghttp2 let
+     * through (RFC 9113 8.2.1: a name of lower-case token characters, a value without CTL but
+     * HTAB), then the empty line. Checked whole: curl 7.88 also takes an "HTTP/2 200" status line
+     * from an HTTP/1.1 server and reports HTTP/2, and then the fields are whatever that server
+     * sent. Anything else goes to ResponseParser, which reads or refuses it as it does any head.
+     * The field check costs ~1 k instructions per answer (callgrind, issue 16).
+     */
+    private const HTTP2_HEAD = '/\AHTTP\/2 [1-5]\d\d \r\n(?:[!#$%&\'*+\-.^_`|~0-9a-z]+: [\t\x20-\x7E\x80-\xFF]*\r\n)*\r\n/';
 
-    /** Where the fields start after such a line ("HTTP/2 200 \r\n"). */
+    /** Where the fields start after such a status line ("HTTP/2 200 \r\n"). */
     private const HTTP2_FIELDS_AT = 13;
 
     /*
@@ -132,11 +140,10 @@ final class Response implements ResponseInterface
     }
 
     /**
-     * The one head of an HTTP/2 answer (no 1xx before it) as curl 7.88 buffers it: "HTTP/2 200
-     * \r\n", then fields nghttp2 has checked already (RFC 9113 8.2.1: a name of lower-case token
-     * characters, a value without CTL but HTAB; curl leaves that check on). Read without the
-     * generic status-line split and field regex (ResponseParser): ~8 k instructions less per
-     * response, and built here in one call rather than three (~0.8 k, callgrind, issue 16).
+     * The one head of an HTTP/2 answer (no 1xx before it) as curl 7.88 buffers it, checked
+     * whole by one regex (HTTP2_HEAD). Read without the generic status-line split and per-line
+     * field checks (ResponseParser): ~7 k instructions less per response, and built here in one
+     * call rather than three (~0.8 k, callgrind, issue 16).
      * Null for anything else, a status outside 100-599 included: ResponseParser reads it, or
      * refuses it.
      *
@@ -148,15 +155,11 @@ final class Response implements ResponseInterface
      */
     public static function ofHttp2(string $raw, int $headerSize, array $curlInfo, ?StreamInterface $body = null): ?self
     {
-        if (($curlInfo['http_version'] ?? null) !== \CURL_HTTP_VERSION_2_0 || strncmp($raw, 'HTTP/2 ', 7) !== 0 || strpos($raw, "\r\n\r\n") !== $headerSize - 4) {
+        if (($curlInfo['http_version'] ?? null) !== \CURL_HTTP_VERSION_2_0 || !self::isHttp2Head($raw, $headerSize)) {
             return null;
         }
-        $code = substr($raw, 7, 3);
-        $status = (int) $code;
-        if ($status < 100 || $status > 599 || !ctype_digit($code)) {
-            return null;
-        }
-        $fieldsAt = (int) strpos($raw, "\r\n") + 2;
+        $status = (int) substr($raw, 7, 3);
+        $fieldsAt = self::HTTP2_FIELDS_AT;
         if ($body !== null) {
             return self::ofHead($status, '', '2', $fieldsAt < $headerSize - 4 ? substr($raw, $fieldsAt, $headerSize - 4 - $fieldsAt) : '', $body, $curlInfo);
         }
@@ -182,8 +185,7 @@ final class Response implements ResponseInterface
      * request (callgrind, issue 16). Null for anything else, having read no body:
      * CurlInfo::read() and ofHttp2() or ResponseParser take it as before.
      *
-     * The status line is checked whole by one regex: curl 7.88 writes an HTTP/2 head's as
-     * "HTTP/2 " . :status . " \r\n", and nghttp2 lets only three digits through as :status.
+     * The head is checked whole by one regex (HTTP2_HEAD), as ofHttp2() checks it.
      *
      * @internal CurlPool::sendAlone()
      */
@@ -195,7 +197,7 @@ final class Response implements ResponseInterface
         }
         $raw = (string) curl_multi_getcontent($handle);
         $headerSize = curl_getinfo($handle, \CURLINFO_HEADER_SIZE);
-        if (preg_match(self::HTTP2_STATUS_LINE, $raw) !== 1 || strpos($raw, "\r\n\r\n") !== $headerSize - 4) {
+        if (!self::isHttp2Head($raw, $headerSize)) {
             return null;
         }
         $response = new self();
@@ -210,6 +212,12 @@ final class Response implements ResponseInterface
         $response->primaryPort = curl_getinfo($handle, \CURLINFO_PRIMARY_PORT);
 
         return $response;
+    }
+
+    /** Whether $raw starts with one HTTP/2 head as curl writes it (HTTP2_HEAD), $headerSize long. */
+    private static function isHttp2Head(string $raw, int $headerSize): bool
+    {
+        return preg_match(self::HTTP2_HEAD, $raw, $head) === 1 && \strlen($head[0]) === $headerSize;
     }
 
     public function stats(): TransferStats

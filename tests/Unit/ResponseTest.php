@@ -45,6 +45,17 @@ final class ResponseTest extends TestCase
         self::assertSame('', (string) $noFields->getBody());
     }
 
+    /** curl 7.88 reports HTTP/2 for an HTTP/1.1 server's "HTTP/2 200" line: its fields are not nghttp2's. */
+    public function testFieldsNotAsNghttp2LetsThemThroughAreLeftToTheGeneralParser(): void
+    {
+        foreach (["x-a: a\x01b\r\n", "x-a: a\r\n b\r\n", "X-A: b\r\n", "x-a : b\r\n", "x-a: a\nx-b: b\r\n", "x-a\r\n"] as $fields) {
+            $raw = "HTTP/2 200 \r\n" . $fields . "\r\nok";
+            self::assertNull(Response::ofHttp2($raw, \strlen($raw) - 2, ['http_version' => \CURL_HTTP_VERSION_2_0]), json_encode($fields, \JSON_THROW_ON_ERROR));
+        }
+        $raw = "HTTP/2 200 \r\nx-a: \tb\x80\r\nx-b:  \r\n\r\nok";
+        self::assertSame("b\x80", self::http2($raw, \strlen($raw) - 2, [])->getHeaderLine('x-a'), 'HTAB and obs-text in a value are HTTP/2\'s');
+    }
+
     public function testWithHeaderReturnsAChangedCopyAndLeavesTheOriginal(): void
     {
         $response = self::response();

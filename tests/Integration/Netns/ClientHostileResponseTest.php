@@ -12,7 +12,7 @@ use WarmHttp\Exception\NetworkException;
  * Issue 13 item 4, the Client's side: a malformed head that libcurl 7.88 lets through (bare LF,
  * controls in the reason, a status outside 100-599, folded or misnamed header lines) is a
  * NetworkException, never a 200 carrying the head in its reason, whether the body is buffered
- * or streamed; and the next request on the same Client gets its own answer.
+ * or streamed, and when an HTTP/1.1 server claims HTTP/2 in its status line; and the next request on the same Client gets its own answer.
  */
 final class ClientHostileResponseTest extends LoopbackOnlyTestCase
 {
@@ -41,6 +41,9 @@ final class ClientHostileResponseTest extends LoopbackOnlyTestCase
             'obs-fold' => "HTTP/1.1 200 OK\r\nX-A: a\r\n b\r\nContent-Length: 5\r\n\r\nhello",
             'space-before-colon' => "HTTP/1.1 200 OK\r\nX-A : b\r\nContent-Length: 5\r\n\r\nhello",
             'nul-in-value' => "HTTP/1.1 200 OK\r\nX-A: a\0b\r\nContent-Length: 5\r\n\r\nhello",
+            // curl 7.88 takes an HTTP/2 status line from an HTTP/1.1 server and reports HTTP/2
+            'h2-claimed-ctl-in-value' => "HTTP/2 200 \r\nx-a: a\x01b\r\ncontent-length: 5\r\n\r\nhello",
+            'h2-claimed-obs-fold' => "HTTP/2 200 \r\nx-a: a\r\n b\r\ncontent-length: 5\r\n\r\nhello",
         ];
     }
 
