@@ -236,13 +236,26 @@ final class RelayProcess
         return preg_match('/content-length:\s*(\d+)/i', $answer, $m) === 1 ? (int) $m[1] : 0;
     }
 
+    /**
+     * Started once every socket it was given accepts: the front binds its unix socket before its
+     * --tcp one, so a unix socket that accepts said nothing yet of the TCP port (a test that
+     * went on at once was refused on TCP, once).
+     */
     private function accepts(): bool
     {
-        $socket = @stream_socket_client($this->address(), $errno, $errstr, 0.2);
-        if ($socket === false) {
-            return false;
+        $addresses = [$this->address()];
+        foreach ($this->options as $option) {
+            if (str_starts_with($option, '--tcp=')) {
+                $addresses[] = 'tcp://' . substr($option, 6);
+            }
         }
-        fclose($socket);
+        foreach ($addresses as $address) {
+            $socket = @stream_socket_client($address, $errno, $errstr, 0.2);
+            if ($socket === false) {
+                return false;
+            }
+            fclose($socket);
+        }
 
         return true;
     }
