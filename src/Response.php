@@ -13,7 +13,6 @@ use function preg_match;
 use Psr\Http\Message\ResponseInterface;
 use Psr\Http\Message\StreamInterface;
 
-use function strpos;
 use function substr;
 
 use WarmHttp\Internal\ParsedResponse;
