@@ -41,6 +41,16 @@ final class Response implements ResponseInterface
     /** Where the fields start after such a status line ("HTTP/2 200 \r\n"). */
     private const HTTP2_FIELDS_AT = 13;
 
+    /**
+     * One whole head as the relay writes it to a relay_sync Client (WireResponse::headWith, the
+     * version the destination's, SyncStream::destinationHead()): a status line of version 1.0,
+     * 1.1 or 2, a status in 100-599 and a reason without CTL but HTAB, then field lines as
+     * ResponseParser's FIELDS takes them, then the empty line. Every head it matches,
+     * ResponseParser reads to the same response; anything else goes there, to be read or
+     * refused as any head is (~8 k instructions of a PHP-FPM request's first call, callgrind).
+     */
+    private const RELAY_HEAD = '/\AHTTP\/(1\.[01]|2) ([1-5]\d\d)((?: [\t\x20-\x7E\x80-\xFF]*)?)\r\n((?:[!#$%&\'*+\-.^_`|~0-9A-Za-z]+:[ \t\x21-\x7E\x80-\xFF]*\r\n)*)\r\n\z/';
+
     /*
      * Properties typed by their docblocks, declared with a value, neither native readonly nor
      * promoted: one response is made per request, and PHP 8.2 checks a native type on every
@@ -209,6 +219,31 @@ final class Response implements ResponseInterface
         $response->totalUs = curl_getinfo($handle, \CURLINFO_TOTAL_TIME_T);
         $response->primaryIp = curl_getinfo($handle, \CURLINFO_PRIMARY_IP);
         $response->primaryPort = curl_getinfo($handle, \CURLINFO_PRIMARY_PORT);
+
+        return $response;
+    }
+
+    /**
+     * A relay_sync answer's head (RELAY_HEAD) with its body, read as ResponseParser::parse()
+     * reads it, without loading it; null for any other head: ResponseParser reads or refuses it.
+     *
+     * @internal SyncStream
+     *
+     * @param string               $head     the final head, its empty line included
+     * @param array<string, mixed> $curlInfo
+     */
+    public static function ofRelayHead(string $head, array $curlInfo, StreamInterface $body): ?self
+    {
+        if (preg_match(self::RELAY_HEAD, $head, $m) !== 1) {
+            return null;
+        }
+        $response = new self(null, $curlInfo);
+        $response->status = (int) $m[2];
+        // ResponseParser trims the head's end: with no field line, the reason's trailing blanks.
+        $response->reason = ltrim($m[4] === '' ? rtrim($m[3], " \t") : $m[3], ' ');
+        $response->protocol = $m[1];
+        $response->headerLines = $m[4] === '' ? '' : substr($m[4], 0, -2);
+        $response->body = $body;
 
         return $response;
     }

@@ -115,7 +115,11 @@ final class SyncStream
         $this->relaysOwn = stripos($head, "\r\n" . SyncRoute::ERROR_HEADER . ':') !== false;
         $destinationHead = self::destinationHead($head);
 
-        return ResponseParser::parse($destinationHead, \strlen($destinationHead), $this->info($head, $clock, $connection), new MemoryStream($body->contents()));
+        $info = $this->info($head, $clock, $connection);
+        $contents = new MemoryStream($body->contents());
+
+        // A head as the relay writes it is read by one regex; ResponseParser (not loaded for it) reads or refuses any other.
+        return Response::ofRelayHead($destinationHead, $info, $contents) ?? ResponseParser::parse($destinationHead, \strlen($destinationHead), $info, $contents);
     }
 
     /**
@@ -151,7 +155,8 @@ final class SyncStream
      * (it runs on another core), not after its answer came, on a CPU gone cold while it waited
      * (as CurlPool::loadSettleClasses()). Nothing to do where opcache.preload holds them.
      * ParsedResponse is not among them: a response whose headers are never asked for (the
-     * relay's own answers are told by their bytes) does not load it.
+     * relay's own answers are told by their bytes) does not load it; nor is ResponseParser, for
+     * a head Response::ofRelayHead() does not read only.
      */
     private static function loadAnswerClasses(): void
     {
@@ -161,7 +166,6 @@ final class SyncStream
         self::$answerClassesLoaded = true;
         class_exists(SyncAnswerReader::class);
         class_exists(SyncBody::class);
-        class_exists(ResponseParser::class);
         class_exists(Response::class);
         class_exists(MemoryStream::class);
     }
