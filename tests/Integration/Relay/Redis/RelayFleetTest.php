@@ -129,10 +129,11 @@ final class RelayFleetTest extends RedisTestCase
 
     public function testADeliverySlowerThanTheClaimTimeoutIsNotTakenFromALiveRelay(): void
     {
-        // 1.5 s: the worker runs at nice 19, and on a loaded CI machine a heartbeat (every third
-        // of it) can come late; the deliveries take 4 s, well within --timeout
+        // 2.5 s: the worker runs at nice 19, and on a loaded machine a heartbeat (every third of
+        // it) came more than 1.5 s late; the deliveries take 4 s, longer than the claim lasts
+        // unrefreshed and well within --timeout
         $origin = FleetOrigin::start(delayMs: 4000);
-        $options = ['--claim-after=1.5', '--timeout=10'];
+        $options = ['--claim-after=2.5', '--timeout=10'];
         [$first, $second] = [$this->relay($options), $this->relay($options)];
         $caller = new FleetCaller();
         foreach (range(0, 3) as $i) {
