@@ -110,7 +110,8 @@ final class SyncRequestBytes
         if ($this->acceptEncoding !== null) {
             $head .= 'Accept-Encoding: ' . $this->acceptEncoding . "\r\n";
         }
-        $head .= self::USER_AGENT_LINE . "\r\n" . $this->relayLines . SyncSettings::withVersion($this->settings, $this->httpVersion, '1.1') . "\r\n";
+        // A request of version 1.1 adds no version of its own (SyncSettings::withVersion): without an http_version, SyncSettings is not loaded.
+        $head .= self::USER_AGENT_LINE . "\r\n" . $this->relayLines . ($this->httpVersion === null ? $this->settings : SyncSettings::withVersion($this->settings, $this->httpVersion, '1.1')) . "\r\n";
         if (isset(self::EMPTY_BODY_ANNOUNCED[$request->method])) {
             $head .= "Content-Length: 0\r\n";
         }

@@ -64,7 +64,7 @@ final class SyncRoute
         if ($options->bool('relay_sync_guard')) {
             $lines[] = 'X-WarmHttp-Guard: on';
         }
-        $settings = SyncSettings::HEADER . ': ' . SyncSettings::of($options);
+        $settings = self::settingsLine($options);
 
         return new self(
             $relay,
@@ -74,6 +74,26 @@ final class SyncRoute
             self::stream($options, $relay, $lines, $settings),
             $options->bool('follow_redirects') ? ($options->int('max_redirects') ?? 5) : null,
         );
+    }
+
+    /**
+     * The X-WarmHttp-Transfer line, SyncSettings::HEADER . ': ' . SyncSettings::of(): written
+     * here where every timeout is in whole seconds (nearly every Client), so a PHP-FPM request
+     * whose Client has such timeouts does not load SyncSettings and builds the line in one
+     * expression (~8 k instructions less, callgrind). SyncRouteTest compares the two.
+     */
+    public static function settingsLine(Options $options): string
+    {
+        $timeout = $options->float('timeout');
+        $connect = $options->float('connect_timeout');
+        $read = $options->float('read_timeout');
+        if ($timeout >= 1e15 || $connect >= 1e15 || $read >= 1e15 || $timeout !== (float) (int) $timeout || $connect !== (float) (int) $connect || $read !== (float) (int) $read) {
+            return SyncSettings::HEADER . ': ' . SyncSettings::of($options);
+        }
+        $cafile = $options->string('cafile');
+
+        return 'X-WarmHttp-Transfer: verify=' . ($options->bool('verify') ? '1' : '0') . ($cafile !== null ? '; cafile=' . rawurlencode($cafile) : '')
+            . '; timeout=' . (int) $timeout . '; connect-timeout=' . (int) $connect . '; read-timeout=' . (int) $read;
     }
 
     /**
