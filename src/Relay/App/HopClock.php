@@ -31,7 +31,7 @@ final class HopClock
     private bool $readTimerFirst = false;
 
     /** @param float $timeout seconds, 0: none; $readTimeout likewise */
-    public function __construct(private float $timeout, private readonly float $readTimeout)
+    public function __construct(private float $timeout, private float $readTimeout)
     {
         $this->startNs = $this->lastByteNs = hrtime(true);
     }

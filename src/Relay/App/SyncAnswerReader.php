@@ -82,6 +82,21 @@ final class SyncAnswerReader
     }
 
     /**
+     * The whole body as body() passes it on, in one string.
+     *
+     * @throws HopFailure
+     */
+    public function bodyBytes(string $head, bool $bodyless): string
+    {
+        $bytes = '';
+        $this->body($head, $bodyless, static function (string $piece) use (&$bytes): void {
+            $bytes .= $piece;
+        });
+
+        return $bytes;
+    }
+
+    /**
      * The first Content-Length line with digits, as /\r\ncontent-length:[ \t]*(\d+)/i finds it,
      * read with stripos() and strspn(): the regex cost ~2 k instructions per answer (callgrind).
      */

@@ -45,6 +45,20 @@ final class SyncAnswerReaderTest extends TestCase
         fclose($relay);
     }
 
+    /** bodyBytes(): the same body in one string, for the kept stream's answers without SyncBody. */
+    #[DataProvider('framings')]
+    public function testReadsTheWholeBodyAtOnce(string $answer, string $body, bool $reusable): void
+    {
+        [$reader, $relay] = self::readerFor($answer, close: !$reusable);
+
+        self::assertSame($body, $reader->bodyBytes($reader->head(), false));
+        self::assertSame($reusable, $reader->reusable());
+        fclose($relay);
+        [$reader, $relay] = self::readerFor($answer, close: !$reusable);
+        self::assertSame('', $reader->bodyBytes($reader->head(), true));
+        fclose($relay);
+    }
+
     public function testABodylessAnswerReadsNoBody(): void
     {
         [$reader, $relay] = self::readerFor("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n");
