@@ -31,6 +31,8 @@ use WarmHttp\Relay\Outbound\SyncSettings;
  * and PHP 8.2 writes readonly ones on the VM's slow path (issue 16, callgrind).
  *
  * @internal
+ *
+ * @phpstan-import-type RelaySyncValues from Options
  */
 final class SyncRoute
 {
@@ -52,27 +54,28 @@ final class SyncRoute
 
     public static function of(Options $options): ?self
     {
-        $relay = $options->relay();
-        if ($relay === null || !$options->bool('relay_sync')) {
+        // Read in one call (Options::relaySync()): ~7 k instructions less than an accessor per value.
+        $v = $options->relaySync();
+        $relay = $v['relay'];
+        if ($relay === null || !$v['relay_sync']) {
             return null;
         }
         $lines = ['X-WarmHttp-Mode: sync'];
-        $token = $options->string('relay_token');
-        if ($token !== null) {
-            $lines[] = 'X-WarmHttp-Token: ' . $token;
+        if ($v['relay_token'] !== null) {
+            $lines[] = 'X-WarmHttp-Token: ' . $v['relay_token'];
         }
-        if ($options->bool('relay_sync_guard')) {
+        if ($v['relay_sync_guard']) {
             $lines[] = 'X-WarmHttp-Guard: on';
         }
-        $settings = self::settingsLine($options);
+        $settings = self::settings($v, $options);
 
         return new self(
             $relay,
             $lines,
             $settings,
-            $options->string('http_version'),
-            self::stream($options, $relay, $lines, $settings),
-            $options->bool('follow_redirects') ? ($options->int('max_redirects') ?? 5) : null,
+            $v['http_version'],
+            self::stream($v, $options, $relay, $lines, $settings),
+            $v['follow_redirects'] ? $v['max_redirects'] : null,
         );
     }
 
@@ -84,15 +87,18 @@ final class SyncRoute
      */
     public static function settingsLine(Options $options): string
     {
-        $timeout = $options->float('timeout');
-        $connect = $options->float('connect_timeout');
-        $read = $options->float('read_timeout');
+        return self::settings($options->relaySync(), $options);
+    }
+
+    /** @param RelaySyncValues $v */
+    private static function settings(array $v, Options $options): string
+    {
+        [$timeout, $connect, $read] = [$v['timeout'], $v['connect_timeout'], $v['read_timeout']];
         if ($timeout >= 1e15 || $connect >= 1e15 || $read >= 1e15 || $timeout !== (float) (int) $timeout || $connect !== (float) (int) $connect || $read !== (float) (int) $read) {
             return SyncSettings::HEADER . ': ' . SyncSettings::of($options);
         }
-        $cafile = $options->string('cafile');
 
-        return 'X-WarmHttp-Transfer: verify=' . ($options->bool('verify') ? '1' : '0') . ($cafile !== null ? '; cafile=' . rawurlencode($cafile) : '')
+        return 'X-WarmHttp-Transfer: verify=' . ($v['verify'] ? '1' : '0') . ($v['cafile'] !== null ? '; cafile=' . rawurlencode($v['cafile']) : '')
             . '; timeout=' . (int) $timeout . '; connect-timeout=' . (int) $connect . '; read-timeout=' . (int) $read;
     }
 
@@ -100,22 +106,23 @@ final class SyncRoute
      * The kept-stream hop, for a Client whose answers it reads as curl would: buffered bodies,
      * decoded (if at all) from codings PHP's zlib undoes as libcurl does.
      *
-     * @param list<string> $lines
+     * @param RelaySyncValues $v
+     * @param list<string>    $lines
      */
-    private static function stream(Options $options, RelayAddress $relay, array $lines, string $settings): ?SyncStream
+    private static function stream(array $v, Options $options, RelayAddress $relay, array $lines, string $settings): ?SyncStream
     {
-        $accept = self::acceptEncoding($options);
-        if ($options->bool('stream') || ($accept !== null && !self::undoable($accept))) {
+        $accept = self::acceptEncoding($v['decode_content'], $options);
+        if ($v['stream'] || ($accept !== null && !self::undoable($accept))) {
             return null;
         }
 
         return new SyncStream(
             RelayConnection::to($relay),
-            new SyncRequestBytes(implode("\r\n", $lines) . "\r\n", $settings, $options->string('http_version'), $accept),
-            $options->float('timeout'),
-            $options->float('connect_timeout'),
-            $options->float('read_timeout'),
-            $options->int('max_response_bytes'),
+            new SyncRequestBytes(implode("\r\n", $lines) . "\r\n", $settings, $v['http_version'], $accept),
+            $v['timeout'],
+            $v['connect_timeout'],
+            $v['read_timeout'],
+            $v['max_response_bytes'],
         );
     }
 
@@ -126,9 +133,8 @@ final class SyncRoute
      * a relay_sync first call in PHP-FPM, paid again by every request). The literal, as naming
      * the constant would load ContentCodings' file.
      */
-    private static function acceptEncoding(Options $options): ?string
+    private static function acceptEncoding(string|bool $value, Options $options): ?string
     {
-        $value = $options->decodeContent();
         if ($value === true) {
             return \function_exists('inflate_init') ? 'gzip' : $options->acceptEncoding();
         }
