@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay\Wire;
 
+use WarmHttp\Internal\MalformedResponse;
+
 /**
  * A destination's answer head as a sync caller gets it: the field lines the caller may see
  * (HeaderFilter's rules for an answer), written out as they go on the caller's socket, and
@@ -15,6 +17,10 @@ namespace WarmHttp\Relay\Wire;
  * values map, filtered, joined again: ~50 k instructions per answer) and no PHP loop per line
  * (~27 k); ~12 k with it (callgrind).
  *
+ * received() also reads the status line and refuses a head as ResponseParser does, with its
+ * words: the sync answer's head is checked once, here, rather than by ResponseParser and
+ * again by the filter pass.
+ *
  * @internal
  */
 final class AnswerHead
@@ -22,11 +28,23 @@ final class AnswerHead
     /** Field lines, CRLF after each, as ResponseParser accepts them (RFC 9110 5.5). */
     private const FIELDS = '/\A(?:[!#$%&\'*+\-.^_`|~0-9A-Za-z]+:[ \t\x21-\x7E\x80-\xFF]*\r\n)*\z/';
 
-    /** The lines HeaderFilter::answer() drops by name: HeaderFilter::HOP_BY_HOP, Proxy-*, X-WarmHttp-*. */
-    private const DROPPED = '/^(?:connection|keep-alive|te|trailer|transfer-encoding|upgrade|content-length|expect|host|proxy-[^:]*|x-warmhttp-[^:]*):[^\r]*\r\n/mi';
+    /**
+     * A final head's status line and field lines (CRLF after each) as ResponseParser accepts
+     * them, in one pass: version, status 100-599, a reason without control characters (HTAB
+     * aside) after one or more spaces, or none.
+     */
+    private const HEAD = '/\AHTTP\/(1\.[01]|[23]) ([1-5]\d\d)(?: +([\t\x20-\x7E\x80-\xFF]*))?\r\n((?:[!#$%&\'*+\-.^_`|~0-9A-Za-z]+:[ \t\x21-\x7E\x80-\xFF]*\r\n)*)\z/';
 
-    /** The framing lines, read before they are dropped. */
-    private const FRAMING = '/^(content-length|transfer-encoding|connection):[ \t]*([^\r]*?)[ \t]*\r$/mi';
+    /**
+     * The lines HeaderFilter::answer() drops by name: HeaderFilter::HOP_BY_HOP, Proxy-*,
+     * X-WarmHttp-*; with each one's name and value (the framing ones are read).
+     */
+    private const DROPPED = '/^(connection|keep-alive|te|trailer|transfer-encoding|upgrade|content-length|expect|host|proxy-[^:]*|x-warmhttp-[^:]*):[ \t]*([^\r]*?)[ \t]*\r\n/mi';
+
+    private const BARE_LF = 'the response head has a line ended by a bare LF instead of CRLF';
+
+    /** Control characters a reason phrase must not hold (RFC 9112 4: HTAB, SP, VCHAR, obs-text). */
+    private const REASON_CTL = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0A\x0B\x0C\x0D\x0E\x0F\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1A\x1B\x1C\x1D\x1E\x1F\x7F";
 
     /**
      * @param string       $block          "Name: value\r\n" lines for the caller, or ''
@@ -42,7 +60,34 @@ final class AnswerHead
         public array $contentLengths,
         /** @readonly */
         public bool $transferEncoding,
+        /** @readonly 0 unless made by received() */
+        public int $status = 0,
+        /** @readonly "1.1", "2"...; '' unless made by received() */
+        public string $version = '',
+        /** @readonly '' for none (HTTP/2) */
+        public string $reason = '',
+        /** @readonly the field lines as received, CRLF between them (no filter): the PSR-7 answer's */
+        public string $fields = '',
     ) {}
+
+    /**
+     * The head curl received (with 1xx heads before it, the last block is the answer's),
+     * checked as ResponseParser checks it: the same heads are refused, with the same words.
+     *
+     * @throws MalformedResponse
+     */
+    public static function received(string $raw): self
+    {
+        $head = rtrim($raw);
+        $last = strrpos($head, "\r\n\r\n");
+        $block = ($last === false ? $head : substr($head, $last + 4)) . "\r\n";
+        if (preg_match(self::HEAD, $block, $parts) !== 1) {
+            throw self::refusal($block);
+        }
+        [, $version, $status, $reason, $fields] = $parts;
+
+        return self::filtered($fields, (int) $status, $version, $reason);
+    }
 
     /**
      * From the head bytes curl received, already checked by ResponseParser (or nghttp2):
@@ -63,22 +108,104 @@ final class AnswerHead
         if (preg_match(self::FIELDS, $fields) !== 1) {
             return self::fromFields(array_map(self::field(...), explode("\r\n", rtrim($fields))));
         }
+
+        return self::filtered($fields);
+    }
+
+    /**
+     * The lines the caller may see, copied between the dropped ones: one regex finds those and
+     * reads the framing ones' values as it goes (a second pass for the framing lines and a
+     * preg_replace cost ~2 k instructions more, callgrind).
+     *
+     * @param string $fields field lines that passed FIELDS, CRLF after each
+     */
+    private static function filtered(string $fields, int $status = 0, string $version = '', string $reason = ''): self
+    {
         $lengths = $named = [];
         $transferEncoding = false;
-        preg_match_all(self::FRAMING, $fields, $framing, \PREG_SET_ORDER);
-        foreach ($framing as [, $name, $value]) {
+        $kept = '';
+        $at = 0;
+        preg_match_all(self::DROPPED, $fields, $dropped, \PREG_SET_ORDER | \PREG_OFFSET_CAPTURE);
+        foreach ($dropped as [[$line, $start], [$name], [$value]]) {
+            $kept .= substr($fields, $at, $start - $at);
+            $at = $start + \strlen($line);
             match (strtolower($name)) {
                 'content-length' => $lengths[] = $value,
                 'transfer-encoding' => $transferEncoding = true,
-                default => $named += HeaderFilter::namedByConnection($value),
+                'connection' => $named += HeaderFilter::namedByConnection($value),
+                default => null,
             };
         }
-        $kept = (string) preg_replace(self::DROPPED, '', $fields);
+        $kept = $at === 0 ? $fields : $kept . substr($fields, $at);
         if ($named !== []) {
             $kept = (string) preg_replace('/^(?:' . implode('|', array_map(static fn(string $name): string => preg_quote($name, '/'), array_keys($named))) . '):[^\r]*\r\n/mi', '', $kept);
         }
 
-        return new self($kept, $lengths, $transferEncoding);
+        return new self($kept, $lengths, $transferEncoding, $status, $version, $reason, $fields === '' ? '' : substr($fields, 0, -2));
+    }
+
+    /**
+     * Why ResponseParser would refuse this block (the status line first, then the fields), in
+     * its words.
+     */
+    private static function refusal(string $block): MalformedResponse
+    {
+        $eol = (int) strpos($block, "\r\n");
+        try {
+            self::statusLine(substr($block, 0, $eol));
+        } catch (MalformedResponse $e) {
+            return $e;
+        }
+
+        return self::malformedField(substr($block, $eol + 2, -2));
+    }
+
+    /**
+     * "HTTP/1.1 200 OK", "HTTP/2 200 ": split by hand, as ResponseParser does.
+     *
+     * @return array{string, int, string} version, status, reason
+     *
+     * @throws MalformedResponse
+     */
+    private static function statusLine(string $line): array
+    {
+        $space = strpos($line, ' ');
+        $version = $space === false ? '' : substr($line, 5, $space - 5);
+        $code = $space === false ? '' : substr($line, $space + 1, 3);
+        $rest = (string) substr($line, $space + 4);
+        if (!str_starts_with($line, 'HTTP/') || !\in_array($version, ['1.0', '1.1', '2', '3'], true)
+            || \strlen($code) !== 3 || !ctype_digit($code) || ($rest !== '' && $rest[0] !== ' ')) {
+            throw new MalformedResponse('the response has a malformed status line ' . json_encode(substr($line, 0, 80)));
+        }
+        $status = (int) $code;
+        if ($status < 100 || $status > 599) {
+            throw new MalformedResponse(\sprintf('the response has status %s, outside 100-599', $code));
+        }
+        // libcurl 7.88 passes a CR inside the status line on, and accepts lines ended by a bare
+        // LF (the whole head then lands in the reason): written back to a caller, either would
+        // start headers of the destination's choosing.
+        if ($rest !== '' && !ctype_print($rest) && strcspn($rest, self::REASON_CTL) !== \strlen($rest)) {
+            throw new MalformedResponse(str_contains($rest, "\n")
+                ? self::BARE_LF
+                : 'the response has a control character in its status line ' . json_encode(substr($line, 0, 80)));
+        }
+
+        return [$version, $status, ltrim($rest, ' ')];
+    }
+
+    /** Why a field block failed FIELDS, in ResponseParser's words. */
+    private static function malformedField(string $fields): MalformedResponse
+    {
+        foreach (explode("\r\n", $fields) as $line) {
+            if (str_contains($line, "\n")) {
+                return new MalformedResponse(self::BARE_LF);
+            }
+            if (preg_match(self::FIELDS, $line . "\r\n") !== 1) {
+                return new MalformedResponse('the response has a malformed header line ' . json_encode(substr($line, 0, 80)));
+            }
+        }
+
+        return new MalformedResponse('the response has a malformed header line');
     }
 
     /**
