@@ -455,6 +455,16 @@ final class CurlPool
         curl_multi_exec($this->multi, $running);
     }
 
+    /**
+     * One round that never waits: curl works, what finished settles. For a caller that waits
+     * on its own select (the relay front: its callers' and curl's sockets together): tick(0.0)
+     * would add a curl_multi_wait() and a second curl_multi_exec() that find nothing new.
+     */
+    public function run(): void
+    {
+        $this->perform();
+    }
+
     /** One round: let curl work, settle what finished, then sleep until a socket is ready. */
     public function tick(float $maxWaitSeconds = 1.0): void
     {

@@ -100,7 +100,7 @@ final class FrontProcess
                 // connections if they asked for that (one reap a turn: it visits every caller,
                 // and an answer that arrived waits for nothing else before its tick).
                 $transfers = $pool->inFlight();
-                $pool->tick(0.0);
+                $pool->run();
                 $this->sync->pump();
                 if ($pool->inFlight() < $transfers) {
                     $this->upstream->sweep(); // a finished transfer's connection may be closed: its peer must see it
