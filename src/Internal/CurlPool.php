@@ -678,7 +678,7 @@ final class CurlPool
             \CURLOPT_HEADER => false,
             \CURLOPT_HEADERFUNCTION => $transfer->stopsAtHead()
                 ? static fn($ch, string $line): int => $transfer->receiveHeadOnly($line)
-                : static fn($ch, string $line): int => $transfer->receiveHeaderLine($line),
+                : $transfer->headerLine(...),
             \CURLOPT_WRITEFUNCTION => function ($ch, string $chunk) use ($transfer, $buffer, $id): int {
                 if (!$transfer->isSettled()) {
                     $this->headersIn[$id] = $transfer;

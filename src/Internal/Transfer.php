@@ -33,11 +33,11 @@ final class Transfer implements Waitable
     /** @var array{?ClientExceptionInterface}|null the streamed body's end, once it came */
     private ?array $bodyEnd = null;
 
-    /** The response head received so far (streamed responses, and a HEAD sent with a body). */
-    private string $head = '';
-
-    /** The head's blank line came: lines after it, until another status line, are trailers. */
-    private bool $headEnded = false;
+    /**
+     * Every header line curl passed, as it passed them (streamed responses, and a HEAD sent
+     * with a body): head() reads the final head out of them when asked.
+     */
+    private string $headerLines = '';
 
     /** The transfer was stopped at the end of its final head (a HEAD sent with a body). */
     private bool $stoppedAtHead = false;
@@ -112,20 +112,20 @@ final class Transfer implements Waitable
     }
 
     /**
-     * CURLOPT_HEADERFUNCTION of a streamed response. A status line starts a new head (after a
-     * 1xx, or a redirect curl follows); the lines curl passes after a head's blank line and
-     * before the next status line are a chunked body's trailer fields, dropped: PSR-7 has no
-     * place for them, and kept in the head they would be read as the head.
+     * CURLOPT_HEADERFUNCTION of a streamed response, given to curl as it is (one PHP frame per
+     * line, not a closure calling a method): the line is only kept, head() reads them once.
      */
+    public function headerLine(\CurlHandle $handle, string $line): int
+    {
+        $this->headerLines .= $line;
+
+        return \strlen($line);
+    }
+
+    /** A header line as curl passes it (headerLine() without its handle). */
     public function receiveHeaderLine(string $line): int
     {
-        if (str_starts_with($line, 'HTTP/')) {
-            $this->head = $line;
-            $this->headEnded = false;
-        } elseif (!$this->headEnded) {
-            $this->head .= $line;
-            $this->headEnded = $line === "\r\n";
-        }
+        $this->headerLines .= $line;
 
         return \strlen($line);
     }
@@ -140,7 +140,7 @@ final class Transfer implements Waitable
     public function receiveHeadOnly(string $line): int
     {
         $length = $this->receiveHeaderLine($line);
-        if ($this->headEnded && $line === "\r\n" && !$this->isInterim()) {
+        if ($line === "\r\n" && !$this->isInterim()) {
             $this->stoppedAtHead = true;
 
             return 0;
@@ -152,9 +152,10 @@ final class Transfer implements Waitable
     /** A 1xx head ("HTTP/1.1 103 Early Hints", "HTTP/2 100"): the final one follows it. */
     private function isInterim(): bool
     {
-        $space = strpos($this->head, ' ');
+        $head = $this->head();
+        $space = strpos($head, ' ');
 
-        return $space !== false && ($this->head[$space + 1] ?? '') === '1';
+        return $space !== false && ($head[$space + 1] ?? '') === '1';
     }
 
     public function readTimedOut(): void
@@ -173,9 +174,20 @@ final class Transfer implements Waitable
         return $this->stoppedAtHead;
     }
 
+    /**
+     * The final head so far: from the last status line (one starts a new head, after a 1xx or
+     * a redirect curl follows) to the blank line after it. The lines curl passes after that
+     * blank line are a chunked body's trailer fields, left out: PSR-7 has no place for them,
+     * and kept in the head they would be read as the head.
+     */
     public function head(): string
     {
-        return $this->head;
+        $lines = $this->headerLines;
+        $start = strrpos($lines, "\nHTTP/");
+        $start = $start === false ? 0 : $start + 1;
+        $end = strpos($lines, "\n\r\n", $start);
+
+        return $end === false ? substr($lines, $start) : substr($lines, $start, $end + 3 - $start);
     }
 
     public function attempt(): int
