@@ -17,7 +17,7 @@ use WarmHttp\Relay\App\RelayAddress;
  *
  * @internal
  *
- * @phpstan-type RelaySyncValues array{relay: ?RelayAddress, relay_sync: bool, relay_token: ?string, relay_sync_guard: bool, verify: bool, cafile: ?string, timeout: float, connect_timeout: float, read_timeout: float, http_version: ?string, decode_content: string|bool, stream: bool, max_response_bytes: ?int, follow_redirects: bool, max_redirects: int}
+ * @phpstan-type RelaySyncValues array{relay: ?RelayAddress, relay_sync: bool, relay_fallback_dir: ?string, logger: ?LoggerInterface, max_host_connections: ?int, max_total_connections: ?int, relay_token: ?string, relay_sync_guard: bool, verify: bool, cafile: ?string, timeout: float, connect_timeout: float, read_timeout: float, http_version: ?string, decode_content: string|bool, stream: bool, max_response_bytes: ?int, follow_redirects: bool, max_redirects: int}
  */
 final class Options
 {
@@ -189,23 +189,17 @@ final class Options
     }
 
     /**
-     * What a relay_sync route is made of (SyncRoute::of()), read in one call: seventeen calls
-     * of the accessors below cost ~9 k instructions of a PHP-FPM request's first call, each
-     * call site cold (callgrind, issue 16).
+     * The checked values themselves, for the relay_sync Client's construction (Client,
+     * SyncRoute::of()): read in one call, not copied. Seventeen calls of the accessors below
+     * cost ~9 k instructions of a PHP-FPM request's first call, each call site cold (callgrind,
+     * issue 16). Typed by the names read there; every other option is in the array too.
      *
      * @return RelaySyncValues
      */
     public function relaySync(): array
     {
-        $v = $this->values;
-
         /** @var RelaySyncValues */
-        return [
-            'relay' => $v['relay'], 'relay_sync' => $v['relay_sync'], 'relay_token' => $v['relay_token'], 'relay_sync_guard' => $v['relay_sync_guard'],
-            'verify' => $v['verify'], 'cafile' => $v['cafile'], 'timeout' => $v['timeout'], 'connect_timeout' => $v['connect_timeout'],
-            'read_timeout' => $v['read_timeout'], 'http_version' => $v['http_version'], 'decode_content' => $v['decode_content'], 'stream' => $v['stream'],
-            'max_response_bytes' => $v['max_response_bytes'], 'follow_redirects' => $v['follow_redirects'], 'max_redirects' => $v['max_redirects'],
-        ];
+        return $this->values;
     }
 
     /** @return list<string> */
