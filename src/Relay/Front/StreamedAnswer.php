@@ -66,25 +66,37 @@ final class StreamedAnswer
         }
         $answerHead = $this->answerHead($outcome);
         try {
-            $this->framing = BodyFraming::choose($outcome->getStatusCode(), $answerHead, $this->wire, $this->body);
+            $this->framing = BodyFraming::choose($answerHead->status, $answerHead, $this->wire, $this->body);
         } catch (UnframeableAnswer $e) {
             $this->refuse(SyncFailure::answer(502, 'network', $e->getMessage()));
 
             return;
         }
         $block = $answerHead->block;
-        if ($outcome->getProtocolVersion() !== '1.1') {
+        if ($answerHead->version !== '1.1') {
             // The caller's hop is HTTP/1.1 whatever the destination spoke: the Client reports
             // the destination's version, as a direct call does (SyncExchange).
-            $block .= self::VERSION . ': ' . $outcome->getProtocolVersion() . "\r\n";
+            $block .= self::VERSION . ': ' . $answerHead->version . "\r\n";
         }
         // No reason (HTTP/2 has none) stays none: a blank one, which the Client reads as ''
         // (WireResponse would write the standard phrase for an empty one).
-        $reason = $outcome->getReasonPhrase();
-        $head = WireResponse::headWith($outcome->getStatusCode(), $block, $reason === '' ? ' ' : $reason, $this->framing->headers());
-        // The common case, a body that arrived with its head: one write, no chunk framing.
-        $this->connection->send($this->framing->isWhole() ? $head . $this->body->take(\PHP_INT_MAX) : $head);
-        $this->pump();
+        $head = WireResponse::headWith($answerHead->status, $block, $answerHead->reason === '' ? ' ' : $answerHead->reason, $this->framing->headers());
+        if (!$this->framing->isWhole()) {
+            $this->connection->send($head);
+            $this->pump();
+
+            return;
+        }
+        // The common case, a body that arrived with its head: one write, no chunk framing, and
+        // the answer ends here (what pump() and end() would find, without their checks).
+        $this->connection->send($head . $this->body->take(\PHP_INT_MAX));
+        if ($this->connection->gone || \strlen($this->connection->out) >= self::CALLER_HIGH_WATER) {
+            $this->pump(); // the caller left, or is behind: the answer ends once its socket catches up
+        } elseif ($this->body->failure() !== null) {
+            $this->close();
+        } else {
+            $this->finish();
+        }
     }
 
     /**
@@ -177,8 +189,8 @@ final class StreamedAnswer
     }
 
     /**
-     * The head lines as the exchange read them from the bytes received (no PSR-7 round trip);
-     * from the response's headers for an outcome settled otherwise.
+     * The head as the exchange read it from the bytes received (no PSR-7 round trip); from
+     * the response for an outcome settled otherwise.
      */
     private function answerHead(ResponseInterface $response): AnswerHead
     {
@@ -190,6 +202,6 @@ final class StreamedAnswer
         /** @var array<string, list<string>> $headers */
         $headers = $response->getHeaders();
 
-        return AnswerHead::fromHeaders($headers);
+        return AnswerHead::fromHeaders($headers, $response->getStatusCode(), $response->getProtocolVersion(), $response->getReasonPhrase());
     }
 }

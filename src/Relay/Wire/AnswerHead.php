@@ -60,9 +60,9 @@ final class AnswerHead
         public array $contentLengths,
         /** @readonly */
         public bool $transferEncoding,
-        /** @readonly 0 unless made by received() */
+        /** @readonly 0 unless made by received() or given to fromHeaders() */
         public int $status = 0,
-        /** @readonly "1.1", "2"...; '' unless made by received() */
+        /** @readonly "1.1", "2"...; '' unless made by received() or given to fromHeaders() */
         public string $version = '',
         /** @readonly '' for none (HTTP/2) */
         public string $reason = '',
@@ -213,7 +213,7 @@ final class AnswerHead
      *
      * @param array<array-key, array<array-key, string>> $headers
      */
-    public static function fromHeaders(array $headers): self
+    public static function fromHeaders(array $headers, int $status = 0, string $version = '', string $reason = ''): self
     {
         $fields = [];
         foreach ($headers as $name => $values) {
@@ -222,7 +222,7 @@ final class AnswerHead
             }
         }
 
-        return self::fromFields($fields);
+        return self::fromFields($fields, $status, $version, $reason);
     }
 
     /**
@@ -250,7 +250,7 @@ final class AnswerHead
     }
 
     /** @param list<array{string, string}> $fields */
-    private static function fromFields(array $fields): self
+    private static function fromFields(array $fields, int $status = 0, string $version = '', string $reason = ''): self
     {
         [$kept, $lengths, $transferEncoding] = HeaderFilter::answer($fields);
         $block = '';
@@ -258,6 +258,6 @@ final class AnswerHead
             $block .= $name . ': ' . $value . "\r\n";
         }
 
-        return new self($block, $lengths, $transferEncoding);
+        return new self($block, $lengths, $transferEncoding, $status, $version, $reason);
     }
 }
