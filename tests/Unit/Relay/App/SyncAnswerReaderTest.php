@@ -24,6 +24,7 @@ final class SyncAnswerReaderTest extends TestCase
         yield 'chunked, with trailer' => ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n1\r\n!\r\n0\r\nX-Trailer: t\r\n\r\n", 'hello!', true];
         yield 'interim heads skipped' => ["HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", 'ok', true];
         yield 'Connection: close' => ["HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Length: 3\r\n\r\nbad", 'bad', false];
+        yield 'more bytes than its Content-Length' => ["HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokay", 'ok', false];
         yield 'until closed' => ["HTTP/1.1 200 OK\r\n\r\nall of it", 'all of it', false];
     }
 
