@@ -173,8 +173,8 @@ final class SyncStream
      * (it runs on another core), not after its answer came, on a CPU gone cold while it waited
      * (as CurlPool::loadSettleClasses()). Nothing to do where opcache.preload holds them.
      * ParsedResponse is not among them: a response whose headers are never asked for (the
-     * relay's own answers are told by their bytes) does not load it; nor is ResponseParser, for
-     * a head Response::ofRelayHead() does not read only.
+     * relay's own answers are told by their bytes) does not load it; nor is ResponseParser, which
+     * reads only the heads Response::ofRelayHead() does not.
      */
     private static function loadAnswerClasses(): void
     {
