@@ -12,14 +12,12 @@ use WarmHttp\Internal\MalformedResponse;
  * what the relay needs to frame the body again (BodyFraming): the Content-Length values, and
  * whether there was a Transfer-Encoding.
  *
- * From the head curl received (fromRaw) the lines are copied through one filter pass: a regex
+ From the head curl received (received()) the status line is read and the head refused as
+ * ResponseParser refuses one, with its words: checked once, here, rather than by ResponseParser
+ * and again by the filter pass. The lines are then copied through one filter pass: a regex
  * drops the lines the caller must not see, with no PSR-7 round trip (split into a name =>
  * values map, filtered, joined again: ~50 k instructions per answer) and no PHP loop per line
  * (~27 k); ~12 k with it (callgrind).
- *
- * received() also reads the status line and refuses a head as ResponseParser does, with its
- * words: the sync answer's head is checked once, here, rather than by ResponseParser and
- * again by the filter pass.
  *
  * @internal
  */
@@ -87,29 +85,6 @@ final class AnswerHead
         [, $version, $status, $reason, $fields] = $parts;
 
         return self::filtered($fields, (int) $status, $version, $reason);
-    }
-
-    /**
-     * From the head bytes curl received, already checked by ResponseParser (or nghttp2):
-     * with 1xx answers before it, the last block is the answer's, as ResponseParser reads it.
-     * The block is checked again here, once, so the filter pass can copy lines as they are; a
-     * block that fails goes through the per-line checks, which drop what would break the framing.
-     */
-    public static function fromRaw(string $raw): self
-    {
-        $head = rtrim($raw);
-        $last = strrpos($head, "\r\n\r\n");
-        $block = $last === false ? $head : substr($head, $last + 4);
-        $eol = strpos($block, "\r\n");
-        if ($eol === false) {
-            return new self('', [], false);
-        }
-        $fields = substr($block, $eol + 2) . "\r\n";
-        if (preg_match(self::FIELDS, $fields) !== 1) {
-            return self::fromFields(array_map(self::field(...), explode("\r\n", rtrim($fields))));
-        }
-
-        return self::filtered($fields);
     }
 
     /**

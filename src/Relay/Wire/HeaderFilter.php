@@ -84,7 +84,7 @@ final class HeaderFilter
      * destination's framing, connection and X-WarmHttp-* headers never reach the caller. A
      * line that would still break the caller's framing (CR, LF or NUL, or a name that is no
      * token) is dropped, not written. The same pass collects the framing lines for
-     * BodyFraming. AnswerHead::fromRaw() applies the same rules to a checked head by regex.
+     * BodyFraming. AnswerHead::received() applies the same rules to a checked head by regex.
      *
      * @param list<array{string, string}> $fields name, value
      *

@@ -77,16 +77,13 @@ final class AnswerHeadReceivedTest extends TestCase
         self::assertSame($expected, $actual);
     }
 
-    public function testKeepsTheLinesAndFramingFromRawWould(): void
+    public function testKeepsOnlyTheLinesTheCallerMaySeeAndReadsTheFraming(): void
     {
-        $raw = "HTTP/1.1 200 OK\r\nConnection: keep-alive, X-Secret\r\nX-Secret: 1\r\nContent-Length: 2\r\nX-Kept: yes\r\nTransfer-Encoding: chunked\r\nProxy-Auth: p\r\n\r\n";
-
-        $received = AnswerHead::received($raw);
-        $fromRaw = AnswerHead::fromRaw($raw);
+        $received = AnswerHead::received("HTTP/1.1 200 OK\r\nConnection: keep-alive, X-Secret\r\nX-Secret: 1\r\nContent-Length: 2\r\nX-Kept: yes\r\nTransfer-Encoding: chunked\r\nProxy-Auth: p\r\n\r\n");
 
         self::assertSame("X-Kept: yes\r\n", $received->block);
-        self::assertSame([$fromRaw->block, $fromRaw->contentLengths, $fromRaw->transferEncoding], [$received->block, $received->contentLengths, $received->transferEncoding]);
         self::assertSame(['2'], $received->contentLengths);
+        self::assertTrue($received->transferEncoding);
     }
 
     /**
