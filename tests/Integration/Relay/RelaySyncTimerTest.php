@@ -25,7 +25,10 @@ final class RelaySyncTimerTest extends RelaySyncTestCase
         $busy = stream_socket_client('unix://' . self::relay()->socketPath(), $errno, $errstr, 2);
         self::assertNotFalse($busy, (string) $errstr);
         $answer = '';
-        for ($requests = 0; $requests < 20_000 && !str_contains($answer, "\r\n\r\n"); ++$requests) {
+        // The relay answers 1 s after the Client would have given up (SyncSettings' backstop): at
+        // ~50 µs a request, a bound by count alone ran out first; bounded by time, and by count.
+        $deadline = microtime(true) + 10.0;
+        for ($requests = 0; $requests < 1_000_000 && microtime(true) < $deadline && !str_contains($answer, "\r\n\r\n"); ++$requests) {
             fwrite($busy, "GET /healthz HTTP/1.1\r\nHost: relay\r\n\r\n");
             self::assertStringContainsString("ok\n", (string) fread($busy, 65536));
             $read = [$waiting];
