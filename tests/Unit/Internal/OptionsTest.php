@@ -118,6 +118,41 @@ final class OptionsTest extends TestCase
         self::assertSame(__FILE__, Options::fromArray(['cafile' => __FILE__])->string('cafile'));
     }
 
+    public function testAFileOnlyItsOwnerMayReadIsCheckedByAccessAndAccepted(): void
+    {
+        $file = (string) tempnam(sys_get_temp_dir(), 'warmhttp-ca');
+        try {
+            // 0600, not world-readable: is_readable() decides; 0644: the stat() bits do
+            foreach ([0600, 0644] as $mode) {
+                chmod($file, $mode);
+                clearstatcache();
+                self::assertSame($file, Options::fromArray(['cafile' => $file])->string('cafile'), \sprintf('mode %o', $mode));
+            }
+        } finally {
+            @unlink($file);
+        }
+    }
+
+    public function testAFileNoneMayReadIsRefusedUnlessThisUserReadsAnyFile(): void
+    {
+        $file = (string) tempnam(sys_get_temp_dir(), 'warmhttp-ca');
+        try {
+            chmod($file, 0000);
+            clearstatcache();
+            if (is_readable($file)) {
+                // root: access() grants reading any file, and so does the check
+                self::assertSame($file, Options::fromArray(['cafile' => $file])->string('cafile'));
+
+                return;
+            }
+            $this->expectException(InvalidOptionException::class);
+            $this->expectExceptionMessage('does not exist or is not readable');
+            Options::fromArray(['cafile' => $file]);
+        } finally {
+            @unlink($file);
+        }
+    }
+
     public function testDecodeContentOffersTheCodingsGivenOrNone(): void
     {
         self::assertSame('gzip, zstd', Options::fromArray(['decode_content' => 'GZIP ,zstd'])->acceptEncoding());
