@@ -20,7 +20,10 @@ final class RelayConnection
     /** @var resource|null */
     private $stream = null;
 
-    /** The process that took the stream: a forked child must not write into its parent's socket. */
+    /**
+     * The process that took the stream: a forked child must not write into its parent's socket.
+     * 0 until claim(): a stream no process claimed is never handed out again.
+     */
     private int $pid = 0;
 
     /** Whether take() connected anew (the hop's num_connects): no stale socket to retry on. */
@@ -45,20 +48,30 @@ final class RelayConnection
      */
     public function take(float $connectTimeout, bool $recheck = false)
     {
-        $pid = (int) getmypid();
-        if ($this->stream !== null && $this->pid === $pid) {
+        if ($this->stream !== null && $this->pid === (int) getmypid()) {
             $this->opened = false;
             if (!$recheck || self::isClean($this->stream)) {
                 return $this->stream;
             }
         }
-        if ($this->pid !== $pid) {
-            // Inherited: fclose() in the child closes only its own descriptor.
-            $this->pid = $pid;
-        }
+        // Inherited (fclose() in the child closes only its own descriptor), unclaimed or unclean.
         $this->drop();
+        $this->pid = 0;
 
         return $this->stream = $this->connect($connectTimeout);
+    }
+
+    /**
+     * The stream take() gave is this process's, asked once the request is written: the first
+     * take of a PHP-FPM request has no stream to check yet, and getpid() there was a syscall
+     * before the request's bytes left (with PTI and no PCID each one flushes the TLB: ~4 µs of
+     * the first call, FPM worker, hrtime marks). Until then no take() hands the stream out.
+     */
+    public function claim(): void
+    {
+        if ($this->pid === 0 && $this->stream !== null) {
+            $this->pid = (int) getmypid();
+        }
     }
 
     /** Whether the last take() made a new connection. */

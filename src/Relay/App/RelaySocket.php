@@ -56,6 +56,7 @@ final class RelaySocket
         if ($written !== \strlen($request)) {
             throw new RelayUnreachable('the relay connection broke while sending');
         }
+        $this->connection->claim();
         $buffer = '';
         while (($end = strpos($buffer, "\r\n\r\n")) === false || \strlen($buffer) < $end + 4 + self::contentLength($buffer, $end)) {
             $chunk = @fread($stream, 65536);

@@ -93,6 +93,8 @@ final class SyncStream
     private function exchange($stream, string $wire, RequestInterface $request, HopClock $clock, array $connection): Response
     {
         $this->write($stream, $wire, $clock);
+        // While the relay forwards the request: off the first call's critical path.
+        $this->connection->claim();
         self::loadAnswerClasses();
         $reader = new SyncAnswerReader($stream, $clock);
         $head = $reader->head();
