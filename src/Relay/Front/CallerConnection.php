@@ -118,7 +118,7 @@ final class CallerConnection
         $this->continueSent = false;
         $this->headSince = $this->in === '' ? null : $this->lastActive;
 
-        return new WireRequest($head->method, $head->target, $head->headers, $body, $head->http10, $head->index, $head->upstream);
+        return new WireRequest($head->method, $head->target, $head->headers, $body, $head->http10, $head->index, $head->upstream, $head);
     }
 
     /** Bytes this connection holds for requests not yet taken: its share of the input budget. */

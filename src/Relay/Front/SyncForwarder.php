@@ -4,11 +4,14 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay\Front;
 
+use WarmHttp\Internal\Transfer;
+use WarmHttp\Internal\TransferSpec;
 use WarmHttp\Relay\Guard\RefusedDestination;
 use WarmHttp\Relay\Guard\UnresolvableHost;
 use WarmHttp\Relay\Metrics;
 use WarmHttp\Relay\Outbound\SyncSettings;
 use WarmHttp\Relay\Outbound\Upstream;
+use WarmHttp\Relay\Wire\RequestHead;
 use WarmHttp\Relay\Wire\Target;
 use WarmHttp\Relay\Wire\WireRequest;
 
@@ -25,7 +28,19 @@ final class SyncForwarder
     /** @var array<int, StreamedAnswer> answers not yet fully written, by their connection's object id */
     private array $answers = [];
 
-    public function __construct(private readonly Upstream $upstream, private readonly Metrics $metrics) {}
+    /**
+     * The spec a repeated head was last forwarded with (unguarded, body-less, a pool profile),
+     * by the parser's kept head: a Client sends the same head request after request, and its
+     * settings, target, header lines and options came out the same each time.
+     *
+     * @var \WeakMap<RequestHead, TransferSpec>
+     */
+    private \WeakMap $specs;
+
+    public function __construct(private readonly Upstream $upstream, private readonly Metrics $metrics)
+    {
+        $this->specs = new \WeakMap();
+    }
 
     /** Sync requests whose answer is not yet fully handed to the caller's socket. */
     public function inFlight(): int
@@ -41,10 +56,10 @@ final class SyncForwarder
     public function forward(WireRequest $wire, CallerConnection $connection, bool $guarded, \Closure $finished): void
     {
         $this->metrics->add('sync_requests_total');
+        $head = $guarded || $wire->body !== '' ? null : $wire->head;
+        $spec = $head === null ? null : ($this->specs[$head] ?? null);
         try {
-            $sent = self::asSent($wire);
-            $headers = $sent === [] ? $wire->upstreamHeaders() : [...$wire->upstreamHeaders(), ...$sent];
-            $transfer = $this->upstream->forward($wire->method, Target::parse($wire->target), $headers, $wire->body, $guarded, $wire->header(SyncSettings::HEADER));
+            $transfer = $spec === null ? $this->firstOfHead($wire, $guarded, $head) : $this->upstream->forwardAgain($spec);
         } catch (RefusedDestination $e) {
             $this->refuse($connection, SyncFailure::answer(403, 'refused', $e->getMessage()), $finished);
 
@@ -67,6 +82,26 @@ final class SyncForwarder
         });
         $this->answers[$id] = $answer;
         $transfer->onSettle(static fn() => $answer->start());
+    }
+
+    /**
+     * @param RequestHead|null $head the parser's head, when what is made for it may be kept
+     *
+     * @throws RefusedDestination
+     * @throws UnresolvableHost
+     * @throws \InvalidArgumentException
+     */
+    private function firstOfHead(WireRequest $wire, bool $guarded, ?RequestHead $head): Transfer
+    {
+        $sent = self::asSent($wire);
+        $headers = $sent === [] ? $wire->upstreamHeaders() : [...$wire->upstreamHeaders(), ...$sent];
+        $transfer = $this->upstream->forward($wire->method, Target::parse($wire->target), $headers, $wire->body, $guarded, $wire->header(SyncSettings::HEADER));
+        if ($head !== null && $transfer->spec->profile !== null) {
+            // Guarded requests are checked (and pinned) anew each time: DNS may have changed.
+            $this->specs[$head] = $transfer->spec;
+        }
+
+        return $transfer;
     }
 
     /**

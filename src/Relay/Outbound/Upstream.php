@@ -122,6 +122,18 @@ final class Upstream
     }
 
     /**
+     * Sync mode: a request with the spec forward() made for an earlier one of the same head,
+     * unguarded and body-less (SyncForwarder keeps it): the same URL, header lines and options.
+     */
+    public function forwardAgain(TransferSpec $spec): Transfer
+    {
+        $transfer = $this->launch($spec, null);
+        $this->pool->kick();
+
+        return $transfer;
+    }
+
+    /**
      * The options of every body-less sync request of one shape (method, resendability, scheme,
      * pinned address, port, the caller's settings) but its URL and header lines, made once:
      * building them per request was ~17 k instructions of the front's path from a caller's

@@ -38,6 +38,8 @@ final class WireRequest
      * @param list<array{string, string}>      $headers  name, value; in arrival order
      * @param array<string, string>|null       $index    HeaderIndex::of($headers), when the parser has it already
      * @param list<array{string, string}>|null $upstream HeaderFilter::forUpstream($headers), when the parser has it already
+     * @param RequestHead|null                 $head     the head it was read with: the parser keeps a repeated
+     *                                                   head's object, so it names a head seen before (SyncForwarder)
      */
     public function __construct(
         /** @readonly */
@@ -53,6 +55,8 @@ final class WireRequest
         ?array $index = null,
         /** @readonly */
         private ?array $upstream = null,
+        /** @readonly */
+        public ?RequestHead $head = null,
     ) {
         $this->index = $index ?? HeaderIndex::of($headers);
         $this->mode = strtolower(trim($this->index['x-warmhttp-mode'] ?? 'async'));

@@ -29,6 +29,20 @@ final class RelaySyncKeptHandlesTest extends RelaySyncTestCase
         }
     }
 
+    public function testRepeatedHeadsTakingTurnsEachSendTheirOwnLines(): void
+    {
+        // From its third time on, a head is forwarded with the spec kept for it (SyncForwarder).
+        $client = self::client(['cafile' => Rig::shared()->caFile()]);
+        $urls = [Rig::shared()->nginx()->url('h2', '/headers'), Rig::shared()->nginx()->url('h2', '/headers?again')];
+        for ($i = 0; $i < 8; ++$i) {
+            $language = $i % 2 === 0 ? 'de' : 'fr';
+            $request = $client->createRequest('GET', $urls[intdiv($i, 2) % 2])->withHeader('Accept-Language', $language);
+            $body = strtolower((string) $client->sendRequest($request)->getBody());
+
+            self::assertStringContainsString("\r\naccept-language: {$language}\r\n", $body, "request {$i}");
+        }
+    }
+
     public function testCallersWithOtherSettingsTakingTurnsKeepTheirOwn(): void
     {
         $url = Rig::shared()->nginx()->url('h2', '/fast');
