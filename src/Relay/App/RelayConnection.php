@@ -22,7 +22,7 @@ final class RelayConnection
 
     /**
      * The process that took the stream: a forked child must not write into its parent's socket.
-     * 0 until claim(): a stream no process claimed is never handed out again.
+     * 0 until claim(): a stream no process claimed is not handed out again in this PHP request.
      */
     private int $pid = 0;
 
@@ -40,7 +40,9 @@ final class RelayConnection
      * The stream, ready for one exchange. The first take in a PHP request (or one asked to
      * $recheck) looks at what the kept socket holds: unread bytes or the relay's close (it
      * restarted, or closed an idle caller) mean a new connection, before anything is written.
-     * Later takes in the same request trust it: a clean exchange leaves nothing behind.
+     * Later takes in the same request trust it: a clean exchange leaves nothing behind. A fork
+     * between take() and claim() (only a signal handler or tick function can fork there) is not
+     * supported: parent and child would both claim the socket.
      *
      * @return resource
      *

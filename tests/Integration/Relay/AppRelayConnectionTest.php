@@ -62,4 +62,40 @@ final class AppRelayConnectionTest extends TestCase
         self::assertFalse(\is_resource($first), 'the unclaimed one is closed');
         $connection->drop();
     }
+
+    /**
+     * A child forked after its parent claimed the stream connects anew, and the parent's socket
+     * outlives the child's closing its copy and exiting.
+     */
+    public function testAForkedChildConnectsAnewAndLeavesItsParentsSocket(): void
+    {
+        if (!\function_exists('pcntl_fork')) {
+            self::markTestSkipped('needs ext-pcntl');
+        }
+        $connection = RelayConnection::to(RelayAddress::parse('unix://' . $this->dir . '/relay.sock'));
+        $parents = $connection->take(1.0);
+        $connection->claim();
+        $accepted = stream_socket_accept($this->server, 1.0);
+        self::assertNotFalse($accepted);
+
+        $pid = pcntl_fork();
+        self::assertNotSame(-1, $pid, 'fork failed');
+        if ($pid === 0) {
+            $childs = $connection->take(1.0);
+            $connection->claim();
+            fwrite($childs, $connection->opened() && $childs !== $parents ? 'child' : 'shared');
+            // exec, not exit: the child must not run its parent's shutdown (the rig's servers).
+            pcntl_exec('/bin/true');
+        }
+        $fromChild = stream_socket_accept($this->server, 1.0);
+        self::assertNotFalse($fromChild, 'the child connected anew');
+        self::assertSame('child', fread($fromChild, 16));
+        pcntl_waitpid($pid, $status);
+
+        self::assertSame($parents, $connection->take(1.0, recheck: true), 'the parent keeps its socket');
+        self::assertFalse($connection->opened());
+        fwrite($parents, 'parent');
+        self::assertSame('parent', fread($accepted, 16));
+        $connection->drop();
+    }
 }
