@@ -46,6 +46,20 @@ final class ResponseParser
         return Response::ofHead($status, $reason, $version, $lines, $body ?? new MemoryStream(substr($raw, $headerSize)), $curlInfo);
     }
 
+    /**
+     * Refuses a head as parse() would, with its words (the relay's AnswerHead, which reads a
+     * sync answer's head by one pattern, asks this for why one failed it).
+     *
+     * @param string $fields the field lines, CRLF between them
+     *
+     * @throws MalformedResponse
+     */
+    public static function checkHead(string $statusLine, string $fields): void
+    {
+        self::statusLine($statusLine);
+        self::checkFields($fields);
+    }
+
     /** @return array{string, int, string} */
     private static function statusLine(string $line): array
     {

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace WarmHttp\Relay\Wire;
 
 use WarmHttp\Internal\MalformedResponse;
+use WarmHttp\Internal\ResponseParser;
 
 /**
  * A destination's answer head as a sync caller gets it: the field lines the caller may see
@@ -12,7 +13,7 @@ use WarmHttp\Internal\MalformedResponse;
  * what the relay needs to frame the body again (BodyFraming): the Content-Length values, and
  * whether there was a Transfer-Encoding.
  *
- From the head curl received (received()) the status line is read and the head refused as
+ * From the head curl received (received()) the status line is read and the head refused as
  * ResponseParser refuses one, with its words: checked once, here, rather than by ResponseParser
  * and again by the filter pass. The lines are then copied through one filter pass: a regex
  * drops the lines the caller must not see, with no PSR-7 round trip (split into a name =>
@@ -23,9 +24,6 @@ use WarmHttp\Internal\MalformedResponse;
  */
 final class AnswerHead
 {
-    /** Field lines, CRLF after each, as ResponseParser accepts them (RFC 9110 5.5). */
-    private const FIELDS = '/\A(?:[!#$%&\'*+\-.^_`|~0-9A-Za-z]+:[ \t\x21-\x7E\x80-\xFF]*\r\n)*\z/';
-
     /**
      * A final head's status line and field lines (CRLF after each) as ResponseParser accepts
      * them, in one pass: version, status 100-599, a reason without control characters (HTAB
@@ -38,8 +36,6 @@ final class AnswerHead
      * X-WarmHttp-*; with each one's name and value (the framing ones are read).
      */
     private const DROPPED = '/^(connection|keep-alive|te|trailer|transfer-encoding|upgrade|content-length|expect|host|proxy-[^:]*|x-warmhttp-[^:]*):[ \t]*([^\r]*?)[ \t]*\r\n/mi';
-
-    private const BARE_LF = 'the response head has a line ended by a bare LF instead of CRLF';
 
     /** Heads kept read (received()), and the longest one kept. */
     private const KEPT = 64;
@@ -56,9 +52,6 @@ final class AnswerHead
      * @var array<string, self>
      */
     private static array $kept = [];
-
-    /** Control characters a reason phrase must not hold (RFC 9112 4: HTAB, SP, VCHAR, obs-text). */
-    private const REASON_CTL = "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0A\x0B\x0C\x0D\x0E\x0F\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1A\x1B\x1C\x1D\x1E\x1F\x7F";
 
     /**
      * @param string       $block          "Name: value\r\n" lines for the caller, or ''
@@ -126,7 +119,7 @@ final class AnswerHead
      * reads the framing ones' values as it goes (a second pass for the framing lines and a
      * preg_replace cost ~2 k instructions more, callgrind).
      *
-     * @param string $fields field lines that passed FIELDS, CRLF after each
+     * @param string $fields field lines that passed HEAD, CRLF after each
      */
     private static function filtered(string $fields, int $status = 0, string $version = '', string $reason = ''): self
     {
@@ -154,67 +147,19 @@ final class AnswerHead
     }
 
     /**
-     * Why ResponseParser would refuse this block (the status line first, then the fields), in
-     * its words.
+     * Why ResponseParser refuses this block (the status line first, then the fields), in its
+     * words: the slow path, taken only for a head HEAD did not match.
      */
     private static function refusal(string $block): MalformedResponse
     {
         $eol = (int) strpos($block, "\r\n");
         try {
-            self::statusLine(substr($block, 0, $eol));
+            ResponseParser::checkHead(substr($block, 0, $eol), substr($block, $eol + 2, -2));
         } catch (MalformedResponse $e) {
             return $e;
         }
 
-        return self::malformedField(substr($block, $eol + 2, -2));
-    }
-
-    /**
-     * "HTTP/1.1 200 OK", "HTTP/2 200 ": split by hand, as ResponseParser does.
-     *
-     * @return array{string, int, string} version, status, reason
-     *
-     * @throws MalformedResponse
-     */
-    private static function statusLine(string $line): array
-    {
-        $space = strpos($line, ' ');
-        $version = $space === false ? '' : substr($line, 5, $space - 5);
-        $code = $space === false ? '' : substr($line, $space + 1, 3);
-        $rest = (string) substr($line, $space + 4);
-        if (!str_starts_with($line, 'HTTP/') || !\in_array($version, ['1.0', '1.1', '2', '3'], true)
-            || \strlen($code) !== 3 || !ctype_digit($code) || ($rest !== '' && $rest[0] !== ' ')) {
-            throw new MalformedResponse('the response has a malformed status line ' . json_encode(substr($line, 0, 80)));
-        }
-        $status = (int) $code;
-        if ($status < 100 || $status > 599) {
-            throw new MalformedResponse(\sprintf('the response has status %s, outside 100-599', $code));
-        }
-        // libcurl 7.88 passes a CR inside the status line on, and accepts lines ended by a bare
-        // LF (the whole head then lands in the reason): written back to a caller, either would
-        // start headers of the destination's choosing.
-        if ($rest !== '' && !ctype_print($rest) && strcspn($rest, self::REASON_CTL) !== \strlen($rest)) {
-            throw new MalformedResponse(str_contains($rest, "\n")
-                ? self::BARE_LF
-                : 'the response has a control character in its status line ' . json_encode(substr($line, 0, 80)));
-        }
-
-        return [$version, $status, ltrim($rest, ' ')];
-    }
-
-    /** Why a field block failed FIELDS, in ResponseParser's words. */
-    private static function malformedField(string $fields): MalformedResponse
-    {
-        foreach (explode("\r\n", $fields) as $line) {
-            if (str_contains($line, "\n")) {
-                return new MalformedResponse(self::BARE_LF);
-            }
-            if (preg_match(self::FIELDS, $line . "\r\n") !== 1) {
-                return new MalformedResponse('the response has a malformed header line ' . json_encode(substr($line, 0, 80)));
-            }
-        }
-
-        return new MalformedResponse('the response has a malformed header line');
+        return new MalformedResponse('the response has a malformed head');
     }
 
     /**
