@@ -4,11 +4,20 @@ declare(strict_types=1);
 
 namespace WarmHttp\Internal;
 
+// Functions imported by name: a call site's first call in a PHP request skips the namespaced
+// lookup (a relay_sync first call under FPM ~3 k instructions less over the App files, callgrind).
+use function array_values;
+
 use Nyholm\Psr7\Request;
 use Nyholm\Psr7\Uri;
+
+use function preg_match;
+
 use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\StreamInterface;
 use Psr\Http\Message\UriInterface;
+
+use function strcasecmp;
 
 /**
  * What Client::createRequest() returns for an http(s) URL already in the form nyholm's Uri

