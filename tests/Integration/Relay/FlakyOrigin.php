@@ -56,7 +56,7 @@ final class FlakyOrigin
     public function requests(): array
     {
         $rows = [];
-        foreach (file($this->dir->path('requests.log'), \FILE_IGNORE_NEW_LINES | \FILE_SKIP_EMPTY_LINES) ?: [] as $line) {
+        foreach (LockedLog::lines($this->dir->path('requests.log')) as $line) {
             [$method, $uri, $key, $status, $time] = explode(' ', $line) + ['', '', '', '0', '0'];
             $rows[] = ['method' => $method, 'uri' => $uri, 'key' => $key, 'status' => (int) $status, 'time' => (float) $time];
         }

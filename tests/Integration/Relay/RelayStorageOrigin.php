@@ -57,7 +57,7 @@ final class RelayStorageOrigin
     public function requests(): array
     {
         $rows = [];
-        foreach (array_filter(explode("\n", $this->log())) as $line) {
+        foreach (LockedLog::lines($this->dir->path('requests.log')) as $line) {
             /** @var array{method: string, uri: string, status: int, headers: array<string, string>, body: string} $row */
             $row = json_decode($line, true, 512, \JSON_THROW_ON_ERROR);
             $row['headers'] = array_map(static fn(string $v): string => (string) base64_decode($v, true), $row['headers']);
@@ -66,21 +66,6 @@ final class RelayStorageOrigin
         }
 
         return $rows;
-    }
-
-    /**
-     * The log as the router wrote it: read under a shared lock, as the router appends under an
-     * exclusive one (a line it was still writing failed to decode).
-     */
-    private function log(): string
-    {
-        $file = fopen($this->dir->path('requests.log'), 'r');
-        \assert($file !== false);
-        flock($file, \LOCK_SH);
-        $log = (string) stream_get_contents($file);
-        fclose($file);
-
-        return $log;
     }
 
     /**
