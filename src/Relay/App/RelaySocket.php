@@ -66,6 +66,7 @@ final class RelaySocket
             }
             $buffer .= $chunk;
         }
+        $this->connection->settled();
 
         return self::parse($buffer, $end);
     }

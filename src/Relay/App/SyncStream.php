@@ -118,7 +118,9 @@ final class SyncStream
         $reader = new SyncAnswerReader($stream, $clock);
         $head = $reader->head();
         $body = $this->body($reader, $head, $headRequest, $decodes);
-        if (!$reader->reusable()) {
+        if ($reader->reusable()) {
+            $this->connection->settled();
+        } else {
             $this->connection->drop();
         }
 

@@ -10,8 +10,9 @@ use WarmHttp\Relay\App\RelayConnection;
 
 /**
  * The process's kept relay connection hands its stream out again only once this process
- * claimed it (after writing a request): a stream no process claimed (the exchange broke off
- * before its request was written, or a forked child's) makes the next take() connect anew.
+ * claimed it (after writing a request) and its exchange settled (its answer read whole): a
+ * stream no process claimed (the exchange broke off before its request was written, or a forked
+ * child's) or whose exchange did not settle makes the next take() connect anew.
  * A listening unix socket in a private directory; nothing is read or answered.
  */
 final class AppRelayConnectionTest extends TestCase
@@ -43,10 +44,32 @@ final class AppRelayConnectionTest extends TestCase
         $first = $connection->take(1.0);
         self::assertTrue($connection->opened());
         $connection->claim();
+        $connection->settled();
 
         self::assertSame($first, $connection->take(1.0));
         self::assertFalse($connection->opened());
+        $connection->settled();
         self::assertSame($first, $connection->take(1.0, recheck: true), 'nothing unread: still clean');
+        $connection->drop();
+    }
+
+    /**
+     * An exchange that never settled (its request died before its answer was read whole) leaves
+     * a stream that may hold the rest of that answer: the next take connects anew, without
+     * asking the socket, and closes it.
+     */
+    public function testAStreamWhoseExchangeDidNotSettleIsNotHandedOutAgain(): void
+    {
+        $connection = RelayConnection::to(RelayAddress::parse('unix://' . $this->dir . '/relay.sock'));
+        $first = $connection->take(1.0);
+        $connection->claim();
+
+        $second = $connection->take(1.0);
+        self::assertTrue($connection->opened(), 'a new connection');
+        self::assertFalse(\is_resource($first), 'the unsettled one is closed');
+        $connection->claim();
+        $connection->settled();
+        self::assertSame($second, $connection->take(1.0), 'the new one, settled, is kept');
         $connection->drop();
     }
 
@@ -75,6 +98,7 @@ final class AppRelayConnectionTest extends TestCase
         $connection = RelayConnection::to(RelayAddress::parse('unix://' . $this->dir . '/relay.sock'));
         $parents = $connection->take(1.0);
         $connection->claim();
+        $connection->settled();
         $accepted = stream_socket_accept($this->server, 1.0);
         self::assertNotFalse($accepted);
 

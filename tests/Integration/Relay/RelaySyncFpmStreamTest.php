@@ -11,7 +11,8 @@ use WarmHttp\Rig\Rig;
 /**
  * relay_sync's kept stream under real PHP-FPM: a worker connects to the relay once and keeps
  * the socket across FPM requests (no connect, no accept per request), shares it with
- * dispatch(), and finds it dead after a relay restart before writing on it.
+ * dispatch(), finds it dead after a relay restart before writing on it, and leaves it when a
+ * request died mid-answer.
  */
 final class RelaySyncFpmStreamTest extends TestCase
 {
@@ -36,6 +37,32 @@ final class RelaySyncFpmStreamTest extends TestCase
             self::assertSame([200, false], [$afterRestart['status'], $afterRestart['reused']], 'a new connection, found before writing');
             self::assertSame([200, true], array_values(array_intersect_key(self::call($fpm, '/stream.php'), ['status' => 0, 'reused' => 0])));
             self::assertStringNotContainsString('hand-off failed', $fpm->errorLog());
+        } finally {
+            $fpm->stop();
+            $relay->remove();
+        }
+    }
+
+    /**
+     * A request that dies mid-answer (a fatal error) leaves the rest of its answer in the
+     * worker's kept socket: the worker's next request must not read it as its own, and does not
+     * (a new connection, its own answer).
+     */
+    public function testARequestThatDiesMidAnswerLeavesNothingForTheNext(): void
+    {
+        $rig = Rig::shared();
+        $nginx = $rig->nginx();
+        $relay = RelayProcess::start(['--allow-private-networks']);
+        $fpm = PhpFpm::start(__DIR__ . '/fpm-stream', 1, ['WARMHTTP_RELAY' => $relay->address(), 'WARMHTTP_UPSTREAM' => rtrim($nginx->url('plain', '/'), '/')]);
+        try {
+            $first = self::call($fpm, '/stream.php');
+            $died = @file_get_contents($fpm->url('/dies.php'));
+            self::assertStringNotContainsString('cannot show', (string) $died);
+            self::assertStringContainsString('Allowed memory size', $fpm->errorLog(), 'it died reading its answer');
+
+            $next = self::call($fpm, '/stream.php');
+            self::assertSame([200, false, $first['pid']], [$next['status'], $next['reused'], $next['pid']], 'the same worker, a new connection, its own answer');
+            self::assertSame([200, true], array_values(array_intersect_key(self::call($fpm, '/stream.php'), ['status' => 0, 'reused' => 0])));
         } finally {
             $fpm->stop();
             $relay->remove();
