@@ -45,7 +45,7 @@ final class BenchCommandTest extends TestCase
         foreach ($report['rows'] as $row) {
             self::assertContains($row['status'], ['ok', 'skipped'], $row['group'] . '/' . $row['name'] . ': ' . $row['reason']);
         }
-        self::assertCount(10, $report['goals']); // the CPU group's two: instructions and CPU time over raw curl
+        self::assertCount(11, $report['goals']); // the CPU group's two (instructions and CPU time over raw curl), the relay's four (relay_sync against warm curl and against the hop floor)
         self::assertStringStartsWith('<svg', (string) file_get_contents($this->out . '/bench.svg'));
         self::assertStringContainsString('| WarmHttp Client, sendRequest() |', (string) file_get_contents($this->out . '/bench.md'));
 

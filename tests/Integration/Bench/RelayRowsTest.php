@@ -32,7 +32,7 @@ final class RelayRowsTest extends TestCase
             self::row('warmhttp-throughput', 'deliveries/s', 6200.0, ['lost' => 0, 'runs' => 3, 'duplicates' => 0, 'relayCores' => 0.97]),
             self::row('warmhttp-sync-first-call', 'ms', 20.2, ['warmFloorMs' => 20.1], 20.0),
         ]));
-        self::assertSame([true, true, true], array_map(static fn(Goal $g): ?bool => $g->met, $met));
+        self::assertSame([true, true, true, null], array_map(static fn(Goal $g): ?bool => $g->met, $met), 'no hop floor measured: that goal is not judged');
         self::assertStringContainsString('p99 120 µs', $met[0]->measured);
         self::assertStringContainsString('relay adds 0.10 ms', $met[2]->measured);
 
@@ -41,13 +41,19 @@ final class RelayRowsTest extends TestCase
         self::assertStringContainsString('the relay 0.40 ms (a hand-written request on the kept socket: 20.90 ms) and the app 0.30 ms', $split->measured);
         self::assertStringContainsString('the hop floor (the same bytes to a minimal forwarder process) is 20.70 ms, +0.20 ms over warm curl: the relay adds 0.20 ms over it, the app 0.30 ms', $split->measured);
 
+        // A machine where the hop alone costs more than the budget: judged against that floor too.
+        [, , $overWarm, $overHop] = RelayGoals::check(self::byId([self::row('warmhttp-sync-first-call', 'ms', 21.6, ['warmFloorMs' => 20.8, 'relayOnlyP50' => 21.45, 'hopFloorMs' => 21.4], 20.0)]));
+        self::assertSame([false, true], [$overWarm->met, $overHop->met]);
+        self::assertStringContainsString('21.60 ms vs hop floor 21.40 ms + 0.3 ms = 21.70 ms (-0.10 ms to the goal); the hop floor itself is +0.60 ms over warm curl 20.80 ms', $overHop->measured);
+        self::assertFalse(RelayGoals::check(self::byId([self::row('warmhttp-sync-first-call', 'ms', 21.8, ['warmFloorMs' => 20.8, 'hopFloorMs' => 21.4], 20.0)]))[3]->met);
+
         $missed = RelayGoals::check(self::byId([
             self::row('warmhttp-dispatch', 'µs/call', 40.0, ['p99' => 150.0]),
             self::row('warmhttp-throughput', 'deliveries/s', 6200.0, ['lost' => 1, 'runs' => 3, 'duplicates' => 0, 'relayCores' => 0.97]),
             self::row('warmhttp-sync-first-call', 'ms', 20.4, [], 20.0),
         ]));
-        self::assertSame([false, false, false], array_map(static fn(Goal $g): ?bool => $g->met, $missed));
-        self::assertSame([null, null, null], array_map(static fn(Goal $g): ?bool => $g->met, RelayGoals::check([])));
+        self::assertSame([false, false, false, null], array_map(static fn(Goal $g): ?bool => $g->met, $missed));
+        self::assertSame([null, null, null, null], array_map(static fn(Goal $g): ?bool => $g->met, RelayGoals::check([])));
     }
 
     public function testTwoCoresAreNotOneCore(): void
