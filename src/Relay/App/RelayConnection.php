@@ -128,18 +128,19 @@ final class RelayConnection
     private function connect(float $timeout)
     {
         $stream = $this->open($timeout);
+        // Marked at once: a request that dies from here on leaves a stream the next one replaces.
+        $settled = self::begin($stream);
+        if (!$settled) {
+            // The rest of an answer a request that died mid-exchange left unread: a new one.
+            @fclose($stream);
+            $stream = $this->open($timeout);
+            self::begin($stream);
+        }
         // A persistent socket that carried an exchange (an earlier FPM request) has a position
         // past 0 and was checked when it was new: no stat per FPM request.
         $this->opened = ftell($stream) === 0;
         if ($this->opened && $this->address->socketPath !== null) {
             $this->verifyOwner($stream, $this->address->socketPath);
-        }
-        if (!self::begin($stream)) {
-            // The rest of an answer a request that died mid-exchange left unread: a new one.
-            @fclose($stream);
-            $stream = $this->open($timeout);
-            $this->opened = true;
-            self::begin($stream);
         }
 
         return $stream;

@@ -46,6 +46,11 @@ final class RelaySocket
     }
 
     /**
+     * Writes the request and reads its final answer: interim 1xx heads (a 100 Continue for a
+     * request that carries `Expect`) are skipped, as curl skips them. The stream is handed on
+     * (settled) only when it holds nothing past that answer; bytes past it would be read as the
+     * next exchange's answer, so the connection is dropped instead.
+     *
      * @param resource $stream
      *
      * @return array{int, string}
@@ -58,17 +63,43 @@ final class RelaySocket
         }
         $this->connection->claim();
         $buffer = '';
-        while (($end = strpos($buffer, "\r\n\r\n")) === false || \strlen($buffer) < $end + 4 + self::contentLength($buffer, $end)) {
-            $chunk = @fread($stream, 65536);
-            if ($chunk === false || $chunk === '') {
-                $timedOut = stream_get_meta_data($stream)['timed_out'];
-                throw new RelayUnreachable($timedOut ? \sprintf('the relay did not answer within %ss', $this->timeoutSeconds) : 'the relay closed the connection before answering');
+        while (true) {
+            while (($end = strpos($buffer, "\r\n\r\n")) === false) {
+                $buffer .= $this->read($stream);
             }
-            $buffer .= $chunk;
+            if (($buffer[9] ?? '') !== '1' || preg_match('#^HTTP/1\.[01] 1\d\d#', $buffer) !== 1 || str_starts_with(substr($buffer, 9), '101')) {
+                break;
+            }
+            $buffer = substr($buffer, $end + 4);
         }
-        $this->connection->settled();
+        $answerLength = $end + 4 + self::contentLength($buffer, $end);
+        while (\strlen($buffer) < $answerLength) {
+            $buffer .= $this->read($stream);
+        }
+        if (\strlen($buffer) === $answerLength) {
+            $this->connection->settled();
+        } else {
+            $this->connection->drop();
+        }
 
         return self::parse($buffer, $end);
+    }
+
+    /**
+     * @param resource $stream
+     *
+     * @throws RelayUnreachable the relay closed the connection or did not answer in time
+     */
+    private function read($stream): string
+    {
+        $chunk = @fread($stream, 65536);
+        if ($chunk === false || $chunk === '') {
+            $timedOut = stream_get_meta_data($stream)['timed_out'];
+
+            throw new RelayUnreachable($timedOut ? \sprintf('the relay did not answer within %ss', $this->timeoutSeconds) : 'the relay closed the connection before answering');
+        }
+
+        return $chunk;
     }
 
     private static function contentLength(string $buffer, int $headEnd): int

@@ -92,6 +92,30 @@ final class AppSyncRouteTest extends TestCase
         self::assertTrue($origin->await(static fn(array $rows): bool => \count($rows) === 1));
     }
 
+    /**
+     * A dispatch() with `Expect: 100-continue` and a body large enough to arrive after its head:
+     * the relay answers 100 Continue, then its 202. The hand-off reads past the 100 (no fallback
+     * send: the request goes once), and the kept socket carries nothing of it into the next
+     * exchange, which gets its own answer.
+     */
+    public function testADispatchThatCarriesExpectIsHandedOffOnceAndLeavesTheSocketClean(): void
+    {
+        $origin = FlakyOrigin::start(200);
+        $logger = new MemoryLogger();
+        $client = self::client(['logger' => $logger, 'relay_allow_private_networks' => true]);
+        $nginx = Rig::shared()->nginx();
+
+        $client->dispatch($client->createRequest('POST', $origin->url('/expect'))->withHeader('Expect', '100-continue')->withBody($client->createStream(str_repeat('x', 1 << 20))));
+        $first = $client->sendRequest($client->createRequest('GET', $nginx->url('plain', '/echo/first')));
+        $second = $client->sendRequest($client->createRequest('GET', $nginx->url('plain', '/echo/second')));
+
+        self::assertSame([], $logger->contexts('Relay hand-off failed'), 'the relay\'s 202 was read, past its 100 Continue');
+        self::assertSame([[200, '/echo/first'], [200, '/echo/second']], [[$first->getStatusCode(), (string) $first->getBody()], [$second->getStatusCode(), (string) $second->getBody()]]);
+        self::assertTrue($origin->await(static fn(array $rows): bool => \count($rows) === 1), 'delivered once');
+        usleep(200_000);
+        self::assertCount(1, $origin->requests(), 'and only once');
+    }
+
     /** @param array<string, mixed> $options */
     private static function client(array $options = []): Client
     {
