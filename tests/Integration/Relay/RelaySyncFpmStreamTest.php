@@ -18,11 +18,7 @@ final class RelaySyncFpmStreamTest extends TestCase
 {
     public function testAWorkerKeepsOneRelayConnectionAcrossRequestsAndRestarts(): void
     {
-        $rig = Rig::shared();
-        $nginx = $rig->nginx();
-        $relay = RelayProcess::start(['--allow-private-networks']);
-        $fpm = PhpFpm::start(__DIR__ . '/fpm-stream', 1, ['WARMHTTP_RELAY' => $relay->address(), 'WARMHTTP_UPSTREAM' => rtrim($nginx->url('plain', '/'), '/')]);
-        try {
+        self::withOneWorker(static function (PhpFpm $fpm, RelayProcess $relay): void {
             $first = self::call($fpm, '/stream.php');
             self::assertSame([200, false], [$first['status'], $first['reused']], 'the first FPM request connects');
             foreach (['/stream.php', '/stream.php?dispatch=1', '/stream.php'] as $path) {
@@ -37,10 +33,7 @@ final class RelaySyncFpmStreamTest extends TestCase
             self::assertSame([200, false], [$afterRestart['status'], $afterRestart['reused']], 'a new connection, found before writing');
             self::assertSame([200, true], array_values(array_intersect_key(self::call($fpm, '/stream.php'), ['status' => 0, 'reused' => 0])));
             self::assertStringNotContainsString('hand-off failed', $fpm->errorLog());
-        } finally {
-            $fpm->stop();
-            $relay->remove();
-        }
+        });
     }
 
     /**
@@ -50,11 +43,7 @@ final class RelaySyncFpmStreamTest extends TestCase
      */
     public function testARequestThatDiesMidAnswerLeavesNothingForTheNext(): void
     {
-        $rig = Rig::shared();
-        $nginx = $rig->nginx();
-        $relay = RelayProcess::start(['--allow-private-networks']);
-        $fpm = PhpFpm::start(__DIR__ . '/fpm-stream', 1, ['WARMHTTP_RELAY' => $relay->address(), 'WARMHTTP_UPSTREAM' => rtrim($nginx->url('plain', '/'), '/')]);
-        try {
+        self::withOneWorker(static function (PhpFpm $fpm): void {
             $first = self::call($fpm, '/stream.php');
             $died = @file_get_contents($fpm->url('/dies.php'));
             self::assertStringNotContainsString('cannot show', (string) $died);
@@ -63,6 +52,20 @@ final class RelaySyncFpmStreamTest extends TestCase
             $next = self::call($fpm, '/stream.php');
             self::assertSame([200, false, $first['pid']], [$next['status'], $next['reused'], $next['pid']], 'the same worker, a new connection, its own answer');
             self::assertSame([200, true], array_values(array_intersect_key(self::call($fpm, '/stream.php'), ['status' => 0, 'reused' => 0])));
+        });
+    }
+
+    /**
+     * Runs $test against one FPM worker serving fpm-stream/ through a relay of its own.
+     *
+     * @param \Closure(PhpFpm, RelayProcess): void $test
+     */
+    private static function withOneWorker(\Closure $test): void
+    {
+        $relay = RelayProcess::start(['--allow-private-networks']);
+        $fpm = PhpFpm::start(__DIR__ . '/fpm-stream', 1, ['WARMHTTP_RELAY' => $relay->address(), 'WARMHTTP_UPSTREAM' => rtrim(Rig::shared()->nginx()->url('plain', '/'), '/')]);
+        try {
+            $test($fpm, $relay);
         } finally {
             $fpm->stop();
             $relay->remove();
