@@ -36,32 +36,27 @@ $calls = [
         return is_file($file) && fileperms($file) > 0;
     },
 ];
+$timed = static function (Closure $call): float {
+    $start = hrtime(true);
+    $call();
+
+    return (hrtime(true) - $start) / 1000;
+};
+$median = static function (float ...$values): float {
+    sort($values);
+
+    return $values[intdiv(count($values), 2)];
+};
 printf("%-52s %10s %10s\n", sprintf('p50 of %d rounds, µs', $rounds), 'cold', 'warm');
 foreach ($calls as $name => $call) {
     $call();
     $cold = $warm = [];
     for ($i = 0; $i < $rounds; ++$i) {
         usleep(20_000);
-        $cold[] = timed($call);
-        $warm[] = timed($call);
+        $cold[] = $timed($call);
+        $warm[] = $timed($call);
     }
-    printf("%-52s %10.2f %10.2f\n", $name, median($cold), median($warm));
-}
-
-function timed(Closure $call): float
-{
-    $start = hrtime(true);
-    $call();
-
-    return (hrtime(true) - $start) / 1000;
-}
-
-/** @param list<float> $values */
-function median(array $values): float
-{
-    sort($values);
-
-    return $values[intdiv(count($values), 2)];
+    printf("%-52s %10.2f %10.2f\n", $name, $median(...$cold), $median(...$warm));
 }
 
 final class ColdCostProbe

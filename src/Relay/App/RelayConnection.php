@@ -18,15 +18,17 @@ use function stream_socket_client;
  * The process's kept connection to one relay, opened with STREAM_CLIENT_PERSISTENT so a PHP-FPM
  * worker keeps it across requests: no connect, no accept, no socket per FPM request. dispatch()
  * (RelaySocket) and relay_sync (SyncStream) share it: a persistent socket is one per address, and
- * each exchange leaves it clean (a whole answer read) or closes it.
+ * each exchange leaves it clean (a whole answer read, nothing past it), closes it, or, cut off,
+ * leaves it unsettled for the next take() to replace.
  *
  * A request that dies mid-exchange (a fatal error while its answer is read, exit() from a signal
  * handler) leaves the rest of the answer in the socket, and the next PHP request of the worker
  * must not read it as its own. The stream itself carries that state across requests: its chunk
  * size, a field of PHP's persistent stream that nothing here reads by (fwrite() does not split
- * by it, and the read buffer is off), is IN_EXCHANGE from take() until settled(). Reading it is
- * no syscall; the pselect() that looked for unread bytes instead was one, ~17 µs of a PHP-FPM
- * request's first call on a cold CPU.
+ * by it, and the read buffer is off), is IN_EXCHANGE from take() until settle(). Reading and
+ * setting it is no syscall: 2.0 µs a call on a CPU come back cold from a wait, where the
+ * pselect() that looked for unread bytes on each PHP request's first take cost 10.1 µs
+ * (bench/Relay/cold-cost.php).
  *
  * @internal
  */
@@ -35,7 +37,7 @@ final class RelayConnection
     /** The stream's chunk size between exchanges: PHP's default, so a new stream starts settled. */
     private const SETTLED = 8192;
 
-    /** Its chunk size from take() until the exchange's answer is read whole (settled()). */
+    /** Its chunk size from take() until the exchange's answer is read whole (settle()). */
     private const IN_EXCHANGE = 8191;
 
     /** @var array<string, self> by stream address, for this PHP request (statics end with it) */
@@ -61,13 +63,13 @@ final class RelayConnection
     }
 
     /**
-     * The stream, ready for one exchange, which ends with settled() or drop(). A stream whose
+     * The stream, ready for one exchange, which ends with settle() or drop(). A stream whose
      * last exchange did not settle (its request died mid-answer) is replaced by a new
      * connection before anything is written; so is one the relay closed (it restarted, or
-     * closed an idle caller), which the first take in a PHP request finds (PHP's own check of a
-     * persistent socket), and one asked to $recheck finds before every write. A fork between
-     * take() and claim() (only a signal handler or tick function can fork there) is not
-     * supported: parent and child would both claim the socket.
+     * closed an idle caller): on the first take in a PHP request PHP's own check of a
+     * persistent socket finds that, and later takes asked to $recheck look again (a request
+     * that must not go twice). A fork between take() and claim() (only a signal handler or tick
+     * function can fork there) is not supported: parent and child would both claim the socket.
      *
      * @return resource
      *
@@ -77,11 +79,11 @@ final class RelayConnection
     {
         if ($this->stream !== null && $this->pid === (int) getmypid()) {
             $this->opened = false;
-            if (self::begin($this->stream) && (!$recheck || self::isClean($this->stream))) {
+            if (self::beginExchange($this->stream) && (!$recheck || self::isClean($this->stream))) {
                 return $this->stream;
             }
         }
-        // Inherited (fclose() in the child closes only its own descriptor), unclaimed or unclean.
+        // Inherited (fclose() in the child closes only its own descriptor), unclaimed, unsettled or unclean.
         $this->drop();
         $this->pid = 0;
 
@@ -102,7 +104,7 @@ final class RelayConnection
     }
 
     /** The exchange on the stream take() gave has read its answer whole: the next may begin. */
-    public function settled(): void
+    public function settle(): void
     {
         if ($this->stream !== null) {
             stream_set_chunk_size($this->stream, self::SETTLED);
@@ -129,12 +131,12 @@ final class RelayConnection
     {
         $stream = $this->open($timeout);
         // Marked at once: a request that dies from here on leaves a stream the next one replaces.
-        $settled = self::begin($stream);
+        $settled = self::beginExchange($stream);
         if (!$settled) {
             // The rest of an answer a request that died mid-exchange left unread: a new one.
             @fclose($stream);
             $stream = $this->open($timeout);
-            self::begin($stream);
+            self::beginExchange($stream);
         }
         // A persistent socket that carried an exchange (an earlier FPM request) has a position
         // past 0 and was checked when it was new: no stat per FPM request.
@@ -193,7 +195,7 @@ final class RelayConnection
      *
      * @return bool whether the one before it settled (a new stream has had none)
      */
-    private static function begin($stream): bool
+    private static function beginExchange($stream): bool
     {
         return stream_set_chunk_size($stream, self::IN_EXCHANGE) === self::SETTLED;
     }

@@ -47,9 +47,10 @@ final class RelaySocket
 
     /**
      * Writes the request and reads its final answer: interim 1xx heads (a 100 Continue for a
-     * request that carries `Expect`) are skipped, as curl skips them. The stream is handed on
-     * (settled) only when it holds nothing past that answer; bytes past it would be read as the
-     * next exchange's answer, so the connection is dropped instead.
+     * request that carries `Expect`) are skipped, as curl skips them. The stream is kept for the
+     * next exchange (settled) only when the answer is framed by its Content-Length, does not
+     * close the connection, and nothing came past it: bytes past it would be read as the next
+     * exchange's answer, so the connection is dropped instead.
      *
      * @param resource $stream
      *
@@ -72,17 +73,18 @@ final class RelaySocket
             }
             $buffer = substr($buffer, $end + 4);
         }
-        $answerLength = $end + 4 + self::contentLength($buffer, $end);
+        $length = self::contentLength($buffer, $end);
+        $answerLength = $end + 4 + ($length ?? 0);
         while (\strlen($buffer) < $answerLength) {
             $buffer .= $this->read($stream);
         }
-        if (\strlen($buffer) === $answerLength) {
-            $this->connection->settled();
+        if ($length !== null && \strlen($buffer) === $answerLength && stripos(substr($buffer, 0, $end), "\r\nconnection: close") === false) {
+            $this->connection->settle();
         } else {
             $this->connection->drop();
         }
 
-        return self::parse($buffer, $end);
+        return self::parse(substr($buffer, 0, $answerLength), $end);
     }
 
     /**
@@ -102,9 +104,10 @@ final class RelaySocket
         return $chunk;
     }
 
-    private static function contentLength(string $buffer, int $headEnd): int
+    /** The head's Content-Length; null without one (the relay always sends one: its answers are all short). */
+    private static function contentLength(string $buffer, int $headEnd): ?int
     {
-        return preg_match('/\r\ncontent-length:\s*(\d+)/i', substr($buffer, 0, $headEnd), $m) === 1 ? (int) $m[1] : 0;
+        return preg_match('/\r\ncontent-length:\s*(\d+)/i', substr($buffer, 0, $headEnd), $m) === 1 ? (int) $m[1] : null;
     }
 
     /** @return array{int, string} */

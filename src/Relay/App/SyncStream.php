@@ -119,7 +119,7 @@ final class SyncStream
         $head = $reader->head();
         $body = $this->body($reader, $head, $headRequest, $decodes);
         if ($reader->reusable()) {
-            $this->connection->settled();
+            $this->connection->settle();
         } else {
             $this->connection->drop();
         }

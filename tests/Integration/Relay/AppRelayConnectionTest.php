@@ -44,19 +44,18 @@ final class AppRelayConnectionTest extends TestCase
         $first = $connection->take(1.0);
         self::assertTrue($connection->opened());
         $connection->claim();
-        $connection->settled();
+        $connection->settle();
 
         self::assertSame($first, $connection->take(1.0));
         self::assertFalse($connection->opened());
-        $connection->settled();
+        $connection->settle();
         self::assertSame($first, $connection->take(1.0, recheck: true), 'nothing unread: still clean');
         $connection->drop();
     }
 
     /**
      * An exchange that never settled (its request died before its answer was read whole) leaves
-     * a stream that may hold the rest of that answer: the next take connects anew, without
-     * asking the socket, and closes it.
+     * a stream that may hold the rest of that answer: the next take connects anew and closes it.
      */
     public function testAStreamWhoseExchangeDidNotSettleIsNotHandedOutAgain(): void
     {
@@ -68,7 +67,7 @@ final class AppRelayConnectionTest extends TestCase
         self::assertTrue($connection->opened(), 'a new connection');
         self::assertFalse(\is_resource($first), 'the unsettled one is closed');
         $connection->claim();
-        $connection->settled();
+        $connection->settle();
         self::assertSame($second, $connection->take(1.0), 'the new one, settled, is kept');
         $connection->drop();
     }
@@ -98,7 +97,7 @@ final class AppRelayConnectionTest extends TestCase
         $connection = RelayConnection::to(RelayAddress::parse('unix://' . $this->dir . '/relay.sock'));
         $parents = $connection->take(1.0);
         $connection->claim();
-        $connection->settled();
+        $connection->settle();
         $accepted = stream_socket_accept($this->server, 1.0);
         self::assertNotFalse($accepted);
 

@@ -50,7 +50,7 @@ final class RelaySyncFpmStreamTest extends TestCase
             self::assertStringContainsString('Allowed memory size', $fpm->errorLog(), 'it died reading its answer');
 
             $next = self::call($fpm, '/stream.php');
-            self::assertSame([200, false, $first['pid']], [$next['status'], $next['reused'], $next['pid']], 'the same worker, a new connection, its own answer');
+            self::assertSame([200, 'ok', false, $first['pid']], [$next['status'], $next['body'], $next['reused'], $next['pid']], 'the same worker, a new connection, its own answer');
             self::assertSame([200, true], array_values(array_intersect_key(self::call($fpm, '/stream.php'), ['status' => 0, 'reused' => 0])));
         });
     }
@@ -72,14 +72,14 @@ final class RelaySyncFpmStreamTest extends TestCase
         }
     }
 
-    /** @return array{status: ?int, reused: ?bool, pid: int} */
+    /** @return array{status: ?int, body: ?string, reused: ?bool, pid: int} */
     private static function call(PhpFpm $fpm, string $path): array
     {
         $body = (string) file_get_contents($fpm->url($path));
         $answer = json_decode($body, true);
         self::assertIsArray($answer, $body . $fpm->errorLog());
 
-        /** @var array{status: ?int, reused: ?bool, pid: int} $answer */
+        /** @var array{status: ?int, body: ?string, reused: ?bool, pid: int} $answer */
         return $answer;
     }
 }

@@ -21,6 +21,7 @@ $response = SyncRoute::of(Options::fromArray($options))?->send($client->createRe
 header('Content-Type: application/json');
 echo json_encode([
     'status' => $response?->getStatusCode(),
+    'body' => $response === null ? null : (string) $response->getBody(),
     'reused' => $response instanceof Response ? $response->stats()->reusedConnection : null,
     'pid' => getmypid(),
 ]);
