@@ -5,7 +5,6 @@ declare(strict_types=1);
 namespace WarmHttp\Tests\Integration\Relay;
 
 use PHPUnit\Framework\TestCase;
-use WarmHttp\Relay\App\RelayAddress;
 use WarmHttp\Relay\App\RelayConnection;
 
 /**
@@ -17,30 +16,21 @@ use WarmHttp\Relay\App\RelayConnection;
  */
 final class AppRelayConnectionTest extends TestCase
 {
-    private string $dir;
-
-    /** @var resource */
-    private $server;
+    private PrivateRelaySocket $relay;
 
     protected function setUp(): void
     {
-        $this->dir = sys_get_temp_dir() . '/warmhttp-conn-' . getmypid() . '-' . bin2hex(random_bytes(4));
-        mkdir($this->dir, 0700);
-        $server = stream_socket_server('unix://' . $this->dir . '/relay.sock', $errno, $errstr);
-        self::assertNotFalse($server, (string) $errstr);
-        $this->server = $server;
+        $this->relay = PrivateRelaySocket::listen();
     }
 
     protected function tearDown(): void
     {
-        fclose($this->server);
-        @unlink($this->dir . '/relay.sock');
-        @rmdir($this->dir);
+        $this->relay->close();
     }
 
     public function testAClaimedStreamIsHandedOutAgain(): void
     {
-        $connection = RelayConnection::to(RelayAddress::parse('unix://' . $this->dir . '/relay.sock'));
+        $connection = RelayConnection::to($this->relay->address());
         $first = $connection->take(1.0);
         self::assertTrue($connection->opened());
         $connection->claim();
@@ -59,7 +49,7 @@ final class AppRelayConnectionTest extends TestCase
      */
     public function testAStreamWhoseExchangeDidNotSettleIsNotHandedOutAgain(): void
     {
-        $connection = RelayConnection::to(RelayAddress::parse('unix://' . $this->dir . '/relay.sock'));
+        $connection = RelayConnection::to($this->relay->address());
         $first = $connection->take(1.0);
         $connection->claim();
 
@@ -74,7 +64,7 @@ final class AppRelayConnectionTest extends TestCase
 
     public function testAStreamNoProcessClaimedIsNotHandedOutAgain(): void
     {
-        $connection = RelayConnection::to(RelayAddress::parse('unix://' . $this->dir . '/relay.sock'));
+        $connection = RelayConnection::to($this->relay->address());
         $first = $connection->take(1.0);
         $firstId = (int) $first;
 
@@ -94,12 +84,11 @@ final class AppRelayConnectionTest extends TestCase
         if (!\function_exists('pcntl_fork')) {
             self::markTestSkipped('needs ext-pcntl');
         }
-        $connection = RelayConnection::to(RelayAddress::parse('unix://' . $this->dir . '/relay.sock'));
+        $connection = RelayConnection::to($this->relay->address());
         $parents = $connection->take(1.0);
         $connection->claim();
         $connection->settle();
-        $accepted = stream_socket_accept($this->server, 1.0);
-        self::assertNotFalse($accepted);
+        $accepted = $this->relay->accept();
 
         $pid = pcntl_fork();
         self::assertNotSame(-1, $pid, 'fork failed');
@@ -110,8 +99,7 @@ final class AppRelayConnectionTest extends TestCase
             // exec, not exit: the child must not run its parent's shutdown (the rig's servers).
             pcntl_exec('/bin/true');
         }
-        $fromChild = stream_socket_accept($this->server, 1.0);
-        self::assertNotFalse($fromChild, 'the child connected anew');
+        $fromChild = $this->relay->accept(); // the child connected anew
         self::assertSame('child', fread($fromChild, 16));
         pcntl_waitpid($pid, $status);
 

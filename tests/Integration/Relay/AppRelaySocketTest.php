@@ -6,7 +6,6 @@ namespace WarmHttp\Tests\Integration\Relay;
 
 use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
-use WarmHttp\Relay\App\RelayAddress;
 use WarmHttp\Relay\App\RelayConnection;
 use WarmHttp\Relay\App\RelaySocket;
 
@@ -18,25 +17,16 @@ use WarmHttp\Relay\App\RelaySocket;
  */
 final class AppRelaySocketTest extends TestCase
 {
-    private string $dir;
-
-    /** @var resource */
-    private $server;
+    private PrivateRelaySocket $relay;
 
     protected function setUp(): void
     {
-        $this->dir = sys_get_temp_dir() . '/warmhttp-socket-' . getmypid() . '-' . bin2hex(random_bytes(4));
-        mkdir($this->dir, 0700);
-        $server = stream_socket_server('unix://' . $this->dir . '/relay.sock', $errno, $errstr);
-        self::assertNotFalse($server, (string) $errstr);
-        $this->server = $server;
+        $this->relay = PrivateRelaySocket::listen();
     }
 
     protected function tearDown(): void
     {
-        fclose($this->server);
-        @unlink($this->dir . '/relay.sock');
-        @rmdir($this->dir);
+        $this->relay->close();
     }
 
     /** @return iterable<string, array{string, array{int, string}, bool}> */
@@ -53,13 +43,12 @@ final class AppRelaySocketTest extends TestCase
     #[DataProvider('answers')]
     public function testTheFinalAnswerIsReadAndTheSocketKeptOnlyWhenClean(string $answer, array $expected, bool $kept): void
     {
-        $address = RelayAddress::parse('unix://' . $this->dir . '/relay.sock');
+        $address = $this->relay->address();
         $connection = RelayConnection::to($address);
         $connection->take(1.0);
         $connection->claim();
         $connection->settle();
-        $relay = stream_socket_accept($this->server, 1.0);
-        self::assertNotFalse($relay);
+        $relay = $this->relay->accept();
         fwrite($relay, $answer); // waits in the socket for the exchange's read
 
         self::assertSame($expected, (new RelaySocket($address, 1.0))->exchange("POST /x HTTP/1.1\r\nContent-Length: 0\r\n\r\n"));
