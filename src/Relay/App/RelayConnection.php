@@ -131,8 +131,7 @@ final class RelayConnection
     {
         $stream = $this->open($timeout);
         // Marked at once: a request that dies from here on leaves a stream the next one replaces.
-        $settled = self::beginExchange($stream);
-        if (!$settled) {
+        if (!self::beginExchange($stream)) {
             // The rest of an answer a request that died mid-exchange left unread: a new one.
             @fclose($stream);
             $stream = $this->open($timeout);

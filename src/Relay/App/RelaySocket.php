@@ -68,7 +68,8 @@ final class RelaySocket
             while (($end = strpos($buffer, "\r\n\r\n")) === false) {
                 $buffer .= $this->read($stream);
             }
-            if (($buffer[9] ?? '') !== '1' || preg_match('#^HTTP/1\.[01] 1\d\d#', $buffer) !== 1 || str_starts_with(substr($buffer, 9), '101')) {
+            // A status not starting with 1 is final, told without loading SyncAnswerReader (most answers).
+            if (($buffer[9] ?? '') !== '1' || !SyncAnswerReader::isInterim($buffer)) {
                 break;
             }
             $buffer = substr($buffer, $end + 4);

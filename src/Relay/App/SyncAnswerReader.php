@@ -66,10 +66,19 @@ final class SyncAnswerReader
             $head = substr($this->buffer, 0, $end + 4);
             $this->buffer = substr($this->buffer, $end + 4);
             // A status not starting with 1 is final: no regex for it (most answers)
-            if (($head[9] ?? '') !== '1' || !preg_match('#^HTTP/1\.[01] 1\d\d#', $head) || str_starts_with(substr($head, 9), '101')) {
+            if (($head[9] ?? '') !== '1' || !self::isInterim($head)) {
                 return $head;
             }
         }
+    }
+
+    /**
+     * Whether $head, an answer head from the relay, is an interim one (1xx other than 101),
+     * which a final answer follows on the same connection (RelaySocket reads past them too).
+     */
+    public static function isInterim(string $head): bool
+    {
+        return preg_match('#^HTTP/1\.[01] 1\d\d#', $head) === 1 && !str_starts_with(substr($head, 9), '101');
     }
 
     /**
